@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Runs the test suites in order: unit, integration (node:test via tsx), then the extension-host suite
+// and the browser e2e when their tooling is available. Usage: node scripts/test.mjs [--only unit,integration]
+import { spawnSync } from 'node:child_process';
+import { readdirSync, existsSync, statSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const onlyArg = process.argv.indexOf('--only');
+const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
+const want = (suite) => !only || only.has(suite);
+
+function testFiles(dir) {
+  const out = [];
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...testFiles(full));
+    else if (name.endsWith('.test.ts')) out.push(full);
+  }
+  return out;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
+  return r.status ?? 1;
+}
+
+let failed = 0;
+// The CLI and MCP tests spawn dist/cli.js, so build first.
+if (run(process.execPath, [join(root, 'scripts/build.mjs')]) !== 0) process.exit(1);
+
+for (const suite of ['unit', 'integration']) {
+  if (!want(suite)) continue;
+  const files = testFiles(join(root, 'test', suite));
+  if (files.length === 0) continue;
+  console.log(`\n# ${suite}: ${files.length} files`);
+  const status = run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
+    env: { ...process.env, JEV_TEST: '1' },
+  });
+  if (status !== 0) failed++;
+}
+
+for (const [suite, script] of [['host', 'scripts/test-host.mjs'], ['e2e', 'scripts/test-e2e.mjs']]) {
+  if (!want(suite) || !existsSync(join(root, script))) continue;
+  console.log(`\n# ${suite}`);
+  if (run(process.execPath, [join(root, script)]) !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

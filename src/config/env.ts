@@ -1,0 +1,126 @@
+import { configError } from '../judgment/errors';
+import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../providers/base-url';
+import { DEFAULT_FLOORS, type Floors } from '../tools/types';
+
+/** Provider ids selectable by configuration. */
+export type ProviderId = 'systemone' | 'mock' | 'openai';
+
+/**
+ * Resolved configuration of the CLI and the stdio server (DESIGN "Providers and configuration").
+ * `apiKey` is held only in memory: never logged, never written to the ledger.
+ */
+export interface JevConfig {
+  provider: ProviderId;
+  /** Why this provider was chosen, for `doctor` and the mock notice. */
+  providerReason: string;
+  apiKey?: string;
+  baseUrl: string;
+  /** True when a base URL was configured (not the default). */
+  baseUrlSet: boolean;
+  model: string;
+  floors: Floors;
+  /** Total deadline of one tool call, ms (default 30 000). */
+  timeoutMs: number;
+  /** Maximum upstream attempts for the process lifetime; undefined = no cap. */
+  spendCap?: number;
+  ledgerPath?: string;
+  mcpServers?: string;
+  mcpOracle: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** First non-empty (trimmed) value among the canonical name and its aliases, with the name that supplied it. */
+function pick(env: Env, names: string[]): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = env[name]?.trim();
+    if (value) return { name, value };
+  }
+  return undefined;
+}
+
+const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
+const truthy = (v: string | undefined) => v !== undefined && TRUTHY.has(v.trim().toLowerCase());
+
+function probability(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw configError(`${name} must be a number in [0, 1]; got ${JSON.stringify(raw)}.`);
+  return n;
+}
+
+function positiveInt(env: Env, name: string, max: number): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw configError(`${name} must be an integer from 1 to ${max}; got ${JSON.stringify(raw)}.`);
+  return n;
+}
+
+/**
+ * Reads configuration from the environment (canonical names first, then aliases).
+ * Throws JevError CONFIG_ERROR naming the variable and the rule.
+ */
+export function loadConfig(env: Env = process.env): JevConfig {
+  const key = pick(env, ['JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY']);
+  const base = pick(env, ['JEV_BASE_URL', 'TYPESAFE_BASE_URL', 'JEV_API__BASE_URL']);
+  const model = pick(env, ['JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL'])?.value ?? 'jev-latest';
+  const mock = truthy(env.JEV_MOCK) || truthy(env.JEV_MCP_MOCK);
+  const explicit = env.JEV_PROVIDER?.trim().toLowerCase();
+
+  const floors: Floors = {
+    auto_accept: probability(env, 'JEV_AUTO_ACCEPT', DEFAULT_FLOORS.auto_accept),
+    review_at: probability(env, 'JEV_REVIEW_AT', DEFAULT_FLOORS.review_at),
+    block_at: probability(env, 'JEV_BLOCK_AT', DEFAULT_FLOORS.block_at),
+  };
+  if (floors.review_at > floors.auto_accept) {
+    throw configError('JEV_REVIEW_AT must not exceed JEV_AUTO_ACCEPT (rule: 0 <= review_at <= auto_accept <= 1).');
+  }
+  if (floors.block_at < 0.25) throw configError('JEV_BLOCK_AT must be at least 0.25 (the screen review threshold).');
+
+  const timeoutMs = positiveInt(env, 'JEV_TIMEOUT_MS', 2_147_483_647) ?? 30_000;
+  const spendCap = positiveInt(env, 'JEV_SPEND_CAP', Number.MAX_SAFE_INTEGER);
+  const baseUrl = base ? normalizeBaseUrl(base.value, base.name) : DEFAULT_BASE_URL;
+
+  let provider: ProviderId;
+  let providerReason: string;
+  if (explicit && explicit !== 'auto') {
+    if (explicit !== 'systemone' && explicit !== 'mock' && explicit !== 'openai') {
+      throw configError(`JEV_PROVIDER must be one of auto, systemone, openai, mock; got ${JSON.stringify(explicit)}.`);
+    }
+    provider = explicit;
+    providerReason = 'JEV_PROVIDER';
+  } else if (mock) {
+    provider = 'mock';
+    providerReason = 'JEV_MOCK';
+  } else if (key) {
+    provider = 'systemone';
+    providerReason = `${key.name} is set`;
+  } else if (base) {
+    provider = 'systemone';
+    providerReason = `${base.name} is set`;
+  } else {
+    provider = 'mock';
+    providerReason = 'no backend configured';
+  }
+  if (provider === 'systemone' && !key && !base) {
+    throw configError('JEV_PROVIDER=systemone needs JEV_API_KEY (or TYPESAFE_API_KEY) or a JEV_BASE_URL; or set JEV_MOCK=1.');
+  }
+
+  const ledger = pick(env, ['JEV_LEDGER', 'JEV_API__AUDIT_PATH']);
+  return {
+    provider,
+    providerReason,
+    apiKey: key?.value,
+    baseUrl,
+    baseUrlSet: base !== undefined,
+    model,
+    floors,
+    timeoutMs,
+    spendCap,
+    ledgerPath: ledger?.value,
+    mcpServers: env.MCP_SERVERS,
+    mcpOracle: ['1', 'true', 'True'].includes(env.MCP_ORACLE?.trim() ?? ''),
+  };
+}

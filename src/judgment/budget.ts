@@ -1,0 +1,109 @@
+import { inputTooLarge } from './errors';
+import type { Coverage, QuestionMap } from './types';
+
+/** Whole-request budget in estimated tokens (jev-tools-spec §5, vendor limit 64k). */
+export const MAX_TOTAL_TOKENS = 64_000;
+/** Budget for state plus the longest single question, estimated tokens. */
+export const MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS = 32_000;
+/** Appended to cut text: newline + "…[truncated]" (13 UTF-16 units). */
+export const TRUNCATION_MARKER = '\n…[truncated]';
+
+/** Serializes a state for estimation: strings as-is, null/undefined as "", else JSON. */
+export function stringifyState(state: unknown): string {
+  if (typeof state === 'string') return state;
+  if (state === null || state === undefined) return '';
+  return JSON.stringify(state);
+}
+
+/**
+ * Estimated tokens of `text`: ceil(ascii/4 + nonAscii), so every non-ASCII UTF-16 unit costs at least one
+ * token (jev-tools-spec §5, "chars/4" estimator).
+ */
+export function estimateTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) < 0x80) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 4 + other);
+}
+
+/**
+ * Cuts `text` to at most `max` UTF-16 units including the marker, never splitting a surrogate pair.
+ * When `max` is shorter than the marker, returns the first `max` units of the marker.
+ */
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max < TRUNCATION_MARKER.length) return TRUNCATION_MARKER.slice(0, Math.max(0, max));
+  let cut = max - TRUNCATION_MARKER.length;
+  if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1))) cut--;
+  return text.slice(0, cut) + TRUNCATION_MARKER;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** Longest prefix of `text` (plus marker) whose estimate fits `budget` tokens. Binary search on length. */
+function truncateToTokens(text: string, budget: number): string {
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (estimateTokens(truncateText(text, mid)) <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  return truncateText(text, lo);
+}
+
+/** A state fitted to the request budget. */
+export interface FittedState {
+  /** The original value when it fits, else the cut JSON/string with the marker. */
+  state: unknown;
+  truncated: boolean;
+  coverage: Coverage;
+}
+
+/** Estimated token sizes of a question map: whole map and longest single question. */
+export function questionEstimates(questions: QuestionMap): { questions: number; longest: number } {
+  let longest = 0;
+  for (const q of Object.values(questions)) longest = Math.max(longest, estimateTokens(JSON.stringify(q)));
+  return { questions: estimateTokens(JSON.stringify(questions)), longest };
+}
+
+/**
+ * Fits `state` into min(64 000 − Q, 32 000 − L) estimated tokens (jev-tools-spec §5).
+ * Throws JevError INPUT_TOO_LARGE when the questions alone exceed the budget (before any request).
+ */
+export function fitState(state: unknown, questions: QuestionMap): FittedState {
+  const { questions: q, longest } = questionEstimates(questions);
+  const budget = Math.min(MAX_TOTAL_TOKENS - q, MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS - longest);
+  if (budget < 0) {
+    throw inputTooLarge(`questions exceed the estimated context budget (${q} tokens in all, ${longest} in the longest question); shorten them.`);
+  }
+  const raw = stringifyState(state);
+  const rawTokens = estimateTokens(raw);
+  const truncated = rawTokens > budget;
+  const fitted = truncated ? truncateToTokens(raw, budget) : raw;
+  return {
+    state: truncated ? fitted : state,
+    truncated,
+    coverage: {
+      complete: !truncated,
+      original_chars: raw.length,
+      evaluated_chars: truncated ? Math.max(0, fitted.length - TRUNCATION_MARKER.length) : raw.length,
+      estimated_tokens: { state: truncated ? estimateTokens(fitted) : rawTokens, questions: q, longest_question: longest },
+      estimator: 'chars/4',
+    },
+  };
+}
+
+/** Coverage of a result that evaluated no semantic state (local policy only). */
+export function localCoverage(): Coverage {
+  return {
+    complete: true,
+    original_chars: 0,
+    evaluated_chars: 0,
+    estimated_tokens: { state: 0, questions: 0, longest_question: 0 },
+    estimator: 'chars/4',
+  };
+}

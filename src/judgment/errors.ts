@@ -1,0 +1,71 @@
+/**
+ * Error codes of the judgment path (jev-tools-spec §2.7). Every failure carries `retryable`.
+ * Messages never contain upstream bodies or credentials.
+ */
+export type JevErrorCode =
+  | 'CONFIG_ERROR'
+  | 'INVALID_INPUT'
+  | 'INPUT_TOO_LARGE'
+  | 'INVALID_RESPONSE'
+  | 'TIMEOUT'
+  | 'CANCELLED'
+  | 'API_ERROR';
+
+/** Wire shape of an error: `{"error": {code, message, retryable}}`. */
+export interface JevErrorDetails {
+  code: JevErrorCode;
+  message: string;
+  retryable: boolean;
+}
+
+const DEFAULT_RETRYABLE: Record<JevErrorCode, boolean> = {
+  CONFIG_ERROR: false,
+  INVALID_INPUT: false,
+  INPUT_TOO_LARGE: false,
+  INVALID_RESPONSE: false,
+  TIMEOUT: true,
+  CANCELLED: false,
+  API_ERROR: false,
+};
+
+/** A classified failure of a tool call. Never converted into an approval. */
+export class JevError extends Error {
+  readonly code: JevErrorCode;
+  readonly retryable: boolean;
+  /** HTTP status of the final upstream attempt, when there was one. */
+  readonly status?: number;
+
+  constructor(code: JevErrorCode, message: string, options: { retryable?: boolean; status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'JevError';
+    this.code = code;
+    this.retryable = options.retryable ?? DEFAULT_RETRYABLE[code];
+    this.status = options.status;
+  }
+
+  toJSON(): JevErrorDetails {
+    return { code: this.code, message: this.message, retryable: this.retryable };
+  }
+}
+
+/** Convenience constructors. */
+export const invalidInput = (message: string) => new JevError('INVALID_INPUT', message);
+export const inputTooLarge = (message: string) => new JevError('INPUT_TOO_LARGE', message);
+export const invalidResponse = (message: string) => new JevError('INVALID_RESPONSE', message);
+export const configError = (message: string) => new JevError('CONFIG_ERROR', message);
+
+/**
+ * Maps any thrown value to a JevError. Unknown errors become API_ERROR with a generic message so that
+ * no foreign text (which may hold upstream content) is echoed.
+ */
+export function toJevError(err: unknown): JevError {
+  if (err instanceof JevError) return err;
+  if (err instanceof SyntaxError) return invalidResponse('The provider response was not valid JSON.');
+  if (isAbortError(err)) return new JevError('CANCELLED', 'The request was cancelled.');
+  return new JevError('API_ERROR', 'Unexpected failure while judging.', { cause: err });
+}
+
+/** True for DOMException/Error named AbortError (fetch, AbortSignal). */
+export function isAbortError(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { name?: unknown }).name === 'AbortError';
+}

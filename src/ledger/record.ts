@@ -1,0 +1,50 @@
+import type { JevErrorDetails } from '../judgment/errors';
+import type { Answer, Coverage, QuestionMap, Usage } from '../judgment/types';
+import type { Floors } from '../tools/types';
+
+/** One upstream request of a tool call: the questions asked and the validated provider answer. */
+export interface RecordedExchange {
+  questions: QuestionMap;
+  response: { model: string; usage: Usage; answers: Record<string, Answer> };
+  coverage: Coverage;
+  truncated: boolean;
+}
+
+/**
+ * One line of the decision ledger (JSONL): everything needed to show, explain and replay one tool call.
+ * Never contains the API key or request headers.
+ */
+export interface DecisionRecord {
+  /** Schema version of this record shape. */
+  v: 1;
+  /** 'decision' for a judgment tool call; 'execution' for a registry call run on an accepted decision. */
+  kind: 'decision' | 'execution';
+  /** Unique id (UUID). */
+  id: string;
+  /** ISO 8601 UTC time the call ended. */
+  time: string;
+  /** Agent the call ran as ('cli', 'mcp', 'editor', or a manifest name). */
+  agent: string;
+  tool: string;
+  /** Provider id that answered ('systemone', 'mock', 'openai', 'vscode-lm', 'replay'). */
+  provider: string;
+  /** The tool arguments as received. */
+  input: unknown;
+  /** Questions of the first upstream request; null when no request was made. */
+  questions: QuestionMap | null;
+  /** Validated provider response of the first request; null when none. */
+  response: RecordedExchange['response'] | null;
+  /** All upstream requests in order (more than one only for jev_rank). */
+  exchanges: RecordedExchange[];
+  coverage: Coverage | null;
+  /** Environment floors in force for the call. */
+  thresholds: Floors;
+  /** Successful structured result; absent on error. */
+  result?: unknown;
+  /** Failure; absent on success. */
+  error?: JevErrorDetails;
+  /** Wall time of the call, ms. */
+  latency_ms: number;
+  /** For an execution record: the decision it executed. */
+  decision_id?: string;
+}

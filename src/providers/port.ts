@@ -1,0 +1,29 @@
+import type { SystemOneRequest, SystemOneResponse } from '../judgment/types';
+
+/**
+ * Per-tool-call context shared by every upstream request of that call (jev-tools-spec §2.5).
+ * `deadline` is an absolute epoch time in ms; all attempts and retry waits must end before it.
+ */
+export interface CallContext {
+  signal: AbortSignal;
+  /** Absolute deadline, `Date.now()` epoch ms. */
+  deadline: number;
+}
+
+/**
+ * The one port every judgment backend implements: answer a System One request.
+ * Implementations return the provider's body as parsed; the caller validates it against the questions
+ * (so a provider cannot smuggle an unvalidated answer into policy).
+ * Errors: JevError with TIMEOUT when the deadline passes, CANCELLED when `signal` aborts,
+ * API_ERROR / INVALID_RESPONSE / CONFIG_ERROR otherwise.
+ */
+export interface JudgmentProvider {
+  /** Stable provider id: 'systemone' | 'mock' | 'replay' | 'openai' | 'vscode-lm'. */
+  readonly id: string;
+  /** False for judges whose probabilities are not calibrated (shown in UI). */
+  readonly calibrated: boolean;
+  systemOne(request: SystemOneRequest, ctx: CallContext): Promise<unknown>;
+}
+
+/** Re-export for convenience. */
+export type { SystemOneRequest, SystemOneResponse };

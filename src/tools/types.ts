@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { Judged, QuestionMap } from '../judgment/types';
+
+/**
+ * Environment floors for thresholds (probabilities in [0,1]). Per-call values may only raise
+ * auto_accept / review_at and only lower block_at (jev-tools-spec §6 tighten rules).
+ * Defaults: auto_accept 0.8, review_at 0.5, block_at 0.75.
+ */
+export interface Floors {
+  auto_accept: number;
+  review_at: number;
+  block_at: number;
+}
+
+export const DEFAULT_FLOORS: Floors = Object.freeze({ auto_accept: 0.8, review_at: 0.5, block_at: 0.75 });
+
+/** Which contract a tool follows: judgevet tools fail with plain text, jev tools with `{"error":…}` JSON. */
+export type ToolFamily = 'jev' | 'judgevet';
+
+/** MCP tool annotations (hints only). */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a tool may do while executing: ask System One (fit, call, validate) under the call's deadline. */
+export interface ToolContext {
+  floors: Floors;
+  /** Host-selected default model (JEV_MODEL, default `jev-latest`). */
+  model: string;
+  /**
+   * Fits `state` to the budget, asks the provider, validates the answers against `questions`.
+   * Throws JevError (INPUT_TOO_LARGE before any request; provider codes after).
+   */
+  judge(state: unknown, questions: QuestionMap, model: string): Promise<Judged>;
+  signal: AbortSignal;
+}
+
+/**
+ * One judgment tool. `parse` validates raw MCP arguments (throws JevError INVALID_INPUT / INPUT_TOO_LARGE
+ * whose message names the field and the rule) and must run before any upstream request; `execute`
+ * packs questions, judges and decides.
+ */
+export interface ToolDefinition<I = any, O = any> {
+  name: string;
+  title: string;
+  description: string;
+  family: ToolFamily;
+  annotations: ToolAnnotations;
+  /** JSON Schema (2020-12) advertised as the tool's inputSchema. */
+  inputJsonSchema: Record<string, unknown>;
+  /** JSON Schema (2020-12) advertised as the tool's outputSchema. */
+  outputJsonSchema: Record<string, unknown>;
+  /** zod schema of a successful result (used to check our own output before returning it). */
+  outputSchema: z.ZodType<O>;
+  parse(args: unknown, floors: Floors): I;
+  execute(input: I, ctx: ToolContext): Promise<O>;
+}
