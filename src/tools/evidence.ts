@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { invalidInput, JevError } from '../judgment/errors';
+import { text } from './schemas';
+
+/**
+ * Claims and evidence shared by jev_verify and jev_gate (seed "jev_verify"/"jev_gate", jev-tools-spec §9).
+ * Evidence is the only factual support a claim is judged against.
+ */
+
+/** Most claims per request. */
+export const MAX_CLAIMS = 1_000;
+/** Most evidence items per request (each text is also capped by `text`). */
+export const MAX_EVIDENCE_ITEMS = 10_000;
+
+/** One non-blank claim. */
+export const claimSchema = text.min(1, { message: 'must be a non-blank statement' }).refine((s) => s.trim() !== '', { message: 'must be a non-blank statement' });
+
+/** 1 … 1 000 claims. */
+export const claimsSchema = z.array(claimSchema).min(1, { message: 'must list at least one claim' }).max(MAX_CLAIMS, {
+  message: `at most ${MAX_CLAIMS} claims per request; split them across requests`,
+});
+
+/** One evidence item: a host id (for citation) and its text. */
+export const evidenceItemSchema = z
+  .object({
+    id: z.string().min(1, { message: 'must be a non-empty id' }).max(1_000),
+    text,
+  })
+  .strict();
+
+/** Evidence: one text, or a list of `{id, text}` items with unique ids. */
+export const evidenceSchema = z.union([
+  text,
+  z.array(evidenceItemSchema).max(MAX_EVIDENCE_ITEMS, { message: `at most ${MAX_EVIDENCE_ITEMS} evidence items` }),
+]);
+
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+/**
+ * Checks limits zod cannot report in our terms, before schema parsing: more than 1 000 claims is
+ * INPUT_TOO_LARGE (naming the field and limit) whatever else is wrong with the claims.
+ */
+export function precheckClaims(args: unknown): void {
+  const claims = (args as { claims?: unknown } | null)?.claims;
+  if (Array.isArray(claims) && claims.length > MAX_CLAIMS) {
+    throw new JevError('INPUT_TOO_LARGE', `claims: at most ${MAX_CLAIMS} claims per request (got ${claims.length}); split them across requests.`);
+  }
+}
+
+/** Rejects duplicate evidence ids (a citation must be unambiguous). Throws INVALID_INPUT naming the id. */
+export function assertUniqueEvidenceIds(evidence: Evidence): void {
+  if (typeof evidence === 'string') return;
+  const seen = new Set<string>();
+  evidence.forEach((item, i) => {
+    if (seen.has(item.id)) throw invalidInput(`evidence[${i}].id: duplicate evidence id ${JSON.stringify(item.id)}; ids must be unique.`);
+    seen.add(item.id);
+  });
+}
