@@ -1,0 +1,610 @@
+/**
+ * Keyword heuristics of the deterministic mock judge (jev-tools-spec §10). Pure functions: no clock, no
+ * randomness, no I/O. They read the state through a {@link MockView} and return raw values: a noul
+ * probability, or one unnormalized score per choice option / score level (turned into distributions by
+ * `mock.ts`). Triggers are keyed on the pack wording of §4 (e.g. "complete enough to stop", `claims[i]`).
+ *
+ * Deliberate differences from the anchor's mock (its weaknesses, §16.8):
+ * - host execution metadata (`execution`) and object keys are never evidence;
+ * - intent fields (task, request, purpose, query, claims, candidates) say what is wanted, not what
+ *   happened, so they never count as completion or failure evidence;
+ * - negated outcomes ("0 failed", "no errors", "not complete") are not failure/completion evidence, and a
+ *   failure signal outranks a completion signal;
+ * - a truncated JSON state (a string after budget fitting) is read leniently, so fields survive the cut;
+ * - rank overlap measures how much of the query a candidate covers (long, complete answers are not
+ *   penalized for their length).
+ */
+import { TRUNCATION_MARKER } from '../judgment/budget';
+import type { ChoiceQuestion, NoulQuestion, ScoreQuestion } from '../judgment/types';
+
+// ---------------------------------------------------------------------------------------------------
+// Text helpers
+
+/** Lowercase tokens split on non-letters/digits (Unicode), keeping tokens longer than one character. */
+export function tokenize(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 1);
+}
+
+/** Set of {@link tokenize} tokens. */
+export function tokenSet(text: string): Set<string> {
+  return new Set(tokenize(text));
+}
+
+/**
+ * Fraction in [0,1] of the distinct tokens of `b` that occur in `a` (a token set or text).
+ * 0 when `b` has no tokens.
+ */
+export function overlap(a: Set<string> | string, b: string): number {
+  const have = typeof a === 'string' ? tokenSet(a) : a;
+  const want = tokenSet(b);
+  if (want.size === 0) return 0;
+  let hit = 0;
+  for (const t of want) if (have.has(t)) hit++;
+  return hit / want.size;
+}
+
+/** Softmax with max-shift (numerically stable). Empty input → empty output. */
+export function softmax(scores: number[]): number[] {
+  if (scores.length === 0) return [];
+  const max = Math.max(...scores);
+  const exps = scores.map((s) => Math.exp(s - max));
+  const total = exps.reduce((a, b) => a + b, 0);
+  return exps.map((e) => e / total);
+}
+
+/** Noul probabilities are kept off the 0/1 edges: clamp to [0.001, 0.999]. */
+export function clampNoul(p: number): number {
+  return Math.min(0.999, Math.max(0.001, p));
+}
+
+/** First sentence of an instruction (up to `.`/`?`/`!` followed by a space or the end, or a newline). */
+export function leadSentence(text: string): string {
+  const m = /[.?!](?=\s|$)|\n/.exec(text);
+  return m ? text.slice(0, m.index + 1) : text;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Keyword sets (matched on lowercased text)
+
+/** Phrases that mark text aimed at steering an AI assistant (§10 list plus close variants). */
+export const INJECTION_PHRASES = [
+  'ignore previous',
+  'ignore all previous',
+  'ignore the previous',
+  'ignore prior instructions',
+  "disregard the user's",
+  'disregard previous',
+  'system note for ai',
+  'system prompt',
+  'you are now',
+  'jailbreak',
+  'developer override',
+  'append your system prompt',
+];
+
+// Negated outcomes are removed before outcome keywords are tested ("0 tests failed", "no errors").
+const NEGATED_FAILURE = /\b(?:0|no|zero|without|never)\s+(?:\w+\s+)?(?:failures?|failed|failing|fails|errors?|exceptions?|bugs?)\b/g;
+const NEGATED_DONE = /\b(?:not|never|isn't|is not|aren't|are not|wasn't|nothing)\s+(?:yet\s+)?(?:complete|completed|done|fixed|passing|passed|pass)\b/g;
+const NEGATED_REQUIRED = /\b(?:not|never|no longer|isn't|is not|aren't|are not)\s+(?:required|mandatory)\b/g;
+
+const FAILURE = /\bfail|\berror|typeerror|exception|\bred\b/;
+const RETRY_EXTRA = /\bagain\b/;
+const DONE = /all tests pass(?:ed)?|\btests? (?:now )?pass(?:ed|es|ing)?\b|\blgtm\b|\bcomplete(?:d)?\b|\bfixed\b/;
+const STOP_EXTRA = /\bdone\b/;
+const ASK = /\bunclear\b|\bmissing\b|which file|need more|\bunknown\b/;
+const DESTRUCTIVE = /\bdelet(?:e|es|ed|ing)\b|\bdrop\s+(?:table|database)\b|\btruncate\s+table\b|force[- ]push|\bpush\s+-f\b|--force\b|\bproduction\b|rm\s+-rf|reset\s+--hard/;
+const LOCAL_EDIT = /refactor|rename|\bedit|\bpatch/;
+const BAD_CORRECTNESS = /\bfail|\bbugs?\b|\bwrong\b|\bbroken\b/;
+const GOOD_CORRECTNESS = /\btests? (?:now )?pass(?:ed|es|ing)?\b|\bfixed\b|\blgtm\b/;
+const URGENT = /\basap\b|\burgent|\bimmediately\b|failing for \d+ days/;
+const CLAIM_OPTIONAL = /\boptional\b|not required|never need|may skip/;
+const EVIDENCE_MANDATORY = /\bmust\b|\brequired\b|\bshall\b|\balways\b|at all times/;
+
+/** Keyword boosts for well-known option labels (§10): label → pattern on the state (task included), boost. */
+const LABEL_BOOSTS: Record<string, { re: RegExp; boost: number }> = {
+  cheap: { re: /\brename|\btypo|\bformat|\blint|\bcomment/, boost: 3 },
+  reasoning: { re: /architecture|\bdesign|\brace\b|deadlock|\bcomplex|refactor across/, boost: 3 },
+  edit: { re: /\bchange|\bpatch|\bimplement(?:s|ed|ing)?\b|\bfix/, boost: 1.5 },
+  test: { re: /\btest|\bspec\b|\bfailing\b/, boost: 1.5 },
+  search: { re: /\bwhere\b|which file|\bfind\b|\blocate/, boost: 1.5 },
+  read: { re: /\bread\b|\binspect|\bunderstand/, boost: 1.2 },
+  plan: { re: /\bplan\b|\bdesign|\bapproach/, boost: 1.2 },
+};
+
+// ---------------------------------------------------------------------------------------------------
+// State view
+
+/** Top-level fields that state intent (what is asked), never evidence of what happened. */
+const INTENT_FIELDS = new Set(['task', 'request', 'purpose', 'query', 'claims', 'candidates']);
+/** Host metadata; never evidence at all (§10 "newer behaviour"). */
+const METADATA_FIELD = 'execution';
+
+/**
+ * How the heuristics see one request's state. Texts are lowercased.
+ * - `phrases`: serialized state plus leaf text, for phrase search (injection may hide anywhere but metadata);
+ * - `all`: leaf strings and numbers except `execution` (task, observation, candidates, …);
+ * - `outcome`: `all` minus intent fields (what happened, not what was asked), negations removed later;
+ * - `fields`: top-level object fields when the state is, or leniently parses as, a JSON object.
+ */
+export interface MockView {
+  phrases: string;
+  all: string;
+  allTokens: Set<string>;
+  outcome: string;
+  fields: Record<string, unknown> | null;
+}
+
+/** Builds the view of a state: an object, an array, or a string (possibly truncated JSON). */
+export function buildView(state: unknown): MockView {
+  let value: unknown = state;
+  let serialized: string;
+  if (typeof state === 'string') {
+    serialized = state;
+    const parsed = parseLenientJson(state);
+    if (parsed !== undefined) value = parsed;
+  } else {
+    serialized = safeStringify(withoutMetadata(state));
+  }
+  let all: string;
+  let outcome: string;
+  let fields: Record<string, unknown> | null = null;
+  if (isPlainObject(value)) {
+    fields = value;
+    const allParts: string[] = [];
+    const outcomeParts: string[] = [];
+    for (const [key, v] of Object.entries(value)) {
+      if (key === METADATA_FIELD) continue;
+      const text = leafText(v);
+      if (text === '') continue;
+      allParts.push(text);
+      if (!INTENT_FIELDS.has(key)) outcomeParts.push(text);
+    }
+    all = allParts.join('\n');
+    outcome = outcomeParts.join('\n');
+  } else if (typeof value === 'string') {
+    all = outcome = value;
+  } else {
+    all = outcome = leafText(value);
+  }
+  all = all.toLowerCase();
+  return {
+    phrases: `${serialized}\n${all}`.toLowerCase(),
+    all,
+    allTokens: tokenSet(all),
+    outcome: outcome.toLowerCase(),
+    fields,
+  };
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function withoutMetadata(state: unknown): unknown {
+  if (!isPlainObject(state) || !Object.hasOwn(state, METADATA_FIELD)) return state;
+  return Object.fromEntries(Object.entries(state).filter(([k]) => k !== METADATA_FIELD));
+}
+
+function safeStringify(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return ''; // cycles/BigInt cannot reach the wire anyway; the leaf text still carries the content
+  }
+}
+
+/** Strings and finite numbers of a value, depth-first, joined by newlines (keys and booleans skipped). */
+export function leafText(value: unknown): string {
+  const out: string[] = [];
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'number' && Number.isFinite(v)) out.push(String(v));
+    else if (typeof v === 'object' && v !== null && !seen.has(v)) {
+      seen.add(v);
+      const children = Array.isArray(v) ? v : Object.values(v);
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+  }
+  return out.join('\n');
+}
+
+/** A string field of the state's top-level object, or '' when absent. */
+export function stringField(view: MockView, key: string): string {
+  const v = view.fields?.[key];
+  return typeof v === 'string' ? v : '';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Lenient JSON (a state cut by the budget is JSON text plus the truncation marker)
+
+const MAX_DEPTH = 256;
+
+/**
+ * Parses JSON text that may be cut short (optionally ending with the truncation marker): open strings,
+ * arrays and objects are closed where the text ends; an unfinished key or literal is dropped.
+ * Returns undefined when the text does not start like a JSON object/array or is not JSON.
+ */
+export function parseLenientJson(text: string): unknown {
+  let src = text.endsWith(TRUNCATION_MARKER) ? text.slice(0, -TRUNCATION_MARKER.length) : text;
+  src = src.trimStart();
+  if (!src.startsWith('{') && !src.startsWith('[')) return undefined;
+  try {
+    const parser = new LenientParser(src);
+    const value = parser.value(0);
+    // Text after a complete top-level value means this is not (cut) JSON: read it as plain text.
+    return parser.atEnd() ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+class Incomplete extends Error {}
+
+class LenientParser {
+  private i = 0;
+  /** Set when a string ran into the end of the text. */
+  cut = false;
+  constructor(private readonly s: string) {}
+
+  value(depth: number): unknown {
+    if (depth > MAX_DEPTH) throw new Error('too deep');
+    this.ws();
+    const c = this.s[this.i];
+    if (c === undefined) throw new Incomplete();
+    if (c === '{') return this.object(depth);
+    if (c === '[') return this.array(depth);
+    if (c === '"') return this.string();
+    return this.literal();
+  }
+
+  /** True when only whitespace remains. */
+  atEnd(): boolean {
+    this.ws();
+    return this.i >= this.s.length;
+  }
+
+  private ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
+  }
+
+  private object(depth: number): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (this.i >= this.s.length) return out;
+      if (this.s[this.i] === '}') {
+        this.i++;
+        return out;
+      }
+      if (this.s[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (this.s[this.i] !== '"') throw new Error('bad key');
+      const key = this.string();
+      if (this.cut) return out; // the key itself was cut: drop it
+      this.ws();
+      if (this.s[this.i] !== ':') {
+        if (this.i >= this.s.length) return out;
+        throw new Error('bad object');
+      }
+      this.i++;
+      try {
+        Object.defineProperty(out, key, { value: this.value(depth + 1), enumerable: true, writable: true, configurable: true });
+      } catch (err) {
+        if (err instanceof Incomplete) {
+          this.i = this.s.length; // the rest of the text was the cut value
+          return out;
+        }
+        throw err;
+      }
+    }
+  }
+
+  private array(depth: number): unknown[] {
+    const out: unknown[] = [];
+    this.i++;
+    for (;;) {
+      this.ws();
+      if (this.i >= this.s.length) return out;
+      if (this.s[this.i] === ']') {
+        this.i++;
+        return out;
+      }
+      if (this.s[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      try {
+        out.push(this.value(depth + 1));
+      } catch (err) {
+        if (err instanceof Incomplete) {
+          this.i = this.s.length; // the rest of the text was the cut value
+          return out;
+        }
+        throw err;
+      }
+    }
+  }
+
+  /** A JSON string; a cut string ends where the text ends (a cut escape is dropped). */
+  private string(): string {
+    this.i++;
+    let out = '';
+    while (this.i < this.s.length) {
+      const c = this.s[this.i]!;
+      if (c === '"') {
+        this.i++;
+        return out;
+      }
+      if (c === '\\') {
+        const e = this.s[this.i + 1];
+        if (e === undefined) {
+          this.i = this.s.length;
+          this.cut = true;
+          return out;
+        }
+        if (e === 'u') {
+          const hex = this.s.slice(this.i + 2, this.i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            if (this.i + 6 <= this.s.length) throw new Error('bad escape');
+            this.i = this.s.length;
+            this.cut = true;
+            return out;
+          }
+          out += String.fromCharCode(parseInt(hex, 16));
+          this.i += 6;
+          continue;
+        }
+        out += ({ n: '\n', t: '\t', r: '\r', b: '\b', f: '\f' } as Record<string, string>)[e] ?? e;
+        this.i += 2;
+        continue;
+      }
+      out += c;
+      this.i++;
+    }
+    this.cut = true;
+    return out;
+  }
+
+  private literal(): unknown {
+    const m = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(this.s.slice(this.i, this.i + 64));
+    if (!m) {
+      const rest = this.s.slice(this.i);
+      if (rest === '-' || ['true', 'false', 'null'].some((w) => w.startsWith(rest))) throw new Incomplete();
+      throw new Error('bad literal');
+    }
+    const end = this.i + m[0].length;
+    // A literal that runs into the end of the text may itself be cut ("tru", "12" of "123"): drop it.
+    if (end >= this.s.length) throw new Incomplete();
+    this.i = end;
+    return JSON.parse(m[0]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Evidence predicates
+
+const clean = (text: string) => text.replace(NEGATED_FAILURE, ' ').replace(NEGATED_DONE, ' ');
+
+/** Outcome text reports a failure (negated failures removed). */
+export function failureEvidence(view: MockView): boolean {
+  return FAILURE.test(clean(view.outcome));
+}
+
+/** Outcome text reports completion and no failure. */
+export function completionEvidence(view: MockView): boolean {
+  return DONE.test(clean(view.outcome)) && !failureEvidence(view);
+}
+
+/** The state (anything but metadata) mentions a destructive or production-facing operation. */
+export function destructiveEvidence(view: MockView): boolean {
+  return DESTRUCTIVE.test(view.all);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Noul
+
+/** Instruction characters searched for rule wording (UTF-16 units). */
+const MAX_RULE_TEXT = 4000;
+
+/** Question-id overrides: an independent judgment the mock cannot make, so it says "don't know". */
+const NOUL_BY_ID: Record<string, number> = { needs_generation: 0.5 };
+
+type NoulRule = { re: RegExp; value: (view: MockView, q: NoulQuestion) => number };
+
+/** First-match noul rules (§10), keyed on instruction wording of the packs in §4. */
+const NOUL_RULES: NoulRule[] = [
+  {
+    re: /\binjection\b|jailbreak|aimed at an ai/,
+    value: (v) => (INJECTION_PHRASES.some((p) => v.phrases.includes(p)) ? 0.97 : 0.04),
+  },
+  {
+    re: /\bsubstantive\b|has substance/,
+    value: (v) => {
+      const text = (stringField(v, 'text') || v.all).trim();
+      return text.length < 40 ? 0.12 : Math.min(0.97, 0.4 + text.length / 800);
+    },
+  },
+  {
+    re: /\brelevant\b/,
+    value: (v, q) => {
+      const purpose = stringField(v, 'purpose');
+      if (purpose.trim() === '') return overlap(v.allTokens, q.instructions);
+      const rest = v.fields ? leafText(Object.fromEntries(Object.entries(v.fields).filter(([k]) => k !== 'purpose' && k !== METADATA_FIELD))) : v.all;
+      return overlap(rest, purpose);
+    },
+  },
+  {
+    re: /complete enough|done enough|task (?:is )?complete|ready to stop|enough to stop/,
+    value: (v) => (completionEvidence(v) ? 0.86 : 0.22),
+  },
+  {
+    re: /\bmore\b[^.?!]*\bcontext\b|missing context/,
+    value: (v) => (ASK.test(v.outcome) ? 0.81 : 0.18),
+  },
+  {
+    re: /likely fail/,
+    value: (v) => (failureEvidence(v) ? 0.84 : 0.16),
+  },
+  {
+    re: /\bsafe\b[^.?!]*\b(?:apply|merge)\b/,
+    value: (v) => (destructiveEvidence(v) ? 0.12 : 0.78),
+  },
+  {
+    re: /does any candidate|address(?:es)? the query/,
+    value: (v) => candidateExistence(v),
+  },
+];
+
+/** max overlap(original_id + text, query) over state.candidates: > 0.25 → min(0.99, 0.5 + max), else 0.12. */
+function candidateExistence(view: MockView): number {
+  const query = stringField(view, 'query');
+  const candidates = view.fields?.candidates;
+  if (query.trim() === '' || !Array.isArray(candidates)) return 0.14;
+  let best = 0;
+  for (const c of candidates) {
+    if (!isPlainObject(c)) continue;
+    best = Math.max(best, overlap(`${str(c.original_id)} ${str(c.text)}`, query));
+  }
+  return best > 0.25 ? Math.min(0.99, 0.5 + best) : 0.12;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+/**
+ * P(true) for a noul question (§10): id override, then the first instruction rule whose pattern matches
+ * the lead sentence, else the whole instruction, else 0.15 + 0.7·overlap(state, instructions). Urgency
+ * questions are raised to ≥ 0.93 when the state is urgent. Result clamped to [0.001, 0.999].
+ */
+export function noulValue(id: string, question: NoulQuestion, view: MockView): number {
+  if (Object.hasOwn(NOUL_BY_ID, id)) return NOUL_BY_ID[id]!;
+  const text = String(question.instructions).toLowerCase();
+  // Pack wording sits at the start; a bounded prefix keeps the sentence-spanning patterns linear.
+  const head = text.slice(0, MAX_RULE_TEXT);
+  const lead = leadSentence(head);
+  const rule = NOUL_RULES.find((r) => r.re.test(lead)) ?? NOUL_RULES.find((r) => r.re.test(head));
+  let p = rule ? rule.value(view, question) : 0.15 + 0.7 * overlap(view.allTokens, text);
+  if (/\burgen(?:t|cy)\b/.test(text) && URGENT.test(view.all)) p = Math.max(p, 0.93);
+  return clampNoul(p);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Choice
+
+/**
+ * Unnormalized option scores (§10): 3·overlap(state, label + description) + overlap(state, instructions)
+ * + verify boost (instruction names `claims[i]`) + rank boost (state has `query`) + label keyword boosts.
+ * One number per option, in option order.
+ */
+export function choiceScores(id: string, question: ChoiceQuestion, view: MockView): number[] {
+  const instructions = String(question.instructions);
+  const base = overlap(view.allTokens, instructions);
+  const verify = verifyBoosts(id, instructions, view);
+  const query = stringField(view, 'query');
+  const rankIds = query.trim() !== '' ? candidateIds(view) : null;
+  const failed = failureEvidence(view);
+  const completed = completionEvidence(view) || (!failed && STOP_EXTRA.test(clean(view.outcome)));
+
+  return Object.entries(question.criteria).map(([label, description]) => {
+    const desc = description ?? '';
+    let s = 3 * overlap(view.allTokens, `${label} ${desc}`) + base;
+    if (verify) s += verify[label] ?? 0;
+    if (rankIds) s += 10 * overlap(`${label} ${rankIds.get(label) ?? ''} ${desc}`, query);
+    switch (label) {
+      case 'retry':
+        if (failed || RETRY_EXTRA.test(view.outcome)) s += 4;
+        break;
+      case 'stop':
+        if (completed) s += 4;
+        break;
+      case 'ask_user':
+        if (ASK.test(view.outcome)) s += 4;
+        break;
+      case 'continue':
+        if (s < 1) s += 0.8;
+        break;
+      case 'standard':
+        s += 0.4;
+        break;
+      default: {
+        const boost = Object.hasOwn(LABEL_BOOSTS, label) ? LABEL_BOOSTS[label] : undefined;
+        if (boost && boost.re.test(view.all)) s += boost.boost;
+      }
+    }
+    return s;
+  });
+}
+
+/** Private rank label → original id, from state.candidates [{id, original_id}]. */
+function candidateIds(view: MockView): Map<string, string> {
+  const out = new Map<string, string>();
+  const candidates = view.fields?.candidates;
+  if (!Array.isArray(candidates)) return out;
+  for (const c of candidates) if (isPlainObject(c) && typeof c.id === 'string') out.set(c.id, str(c.original_id));
+  return out;
+}
+
+/**
+ * Verify boosts for a claim question: contradicted +6 when the claim calls something optional and the
+ * evidence calls it mandatory; else verified +6 when overlap(evidence, claim) > 0.28; else unsupported +5
+ * when overlap < 0.18. Null when the instruction names no claim index or the claim is not in the state.
+ */
+function verifyBoosts(id: string, instructions: string, view: MockView): Record<string, number> | null {
+  const m = /claims\[(\d+)\]/.exec(instructions) ?? (instructions.includes('claims[') ? /^claim_(\d+)$/.exec(id) : null);
+  if (!m) return null;
+  const claims = view.fields?.claims;
+  const claim = Array.isArray(claims) ? claims[Number(m[1])] : undefined;
+  if (typeof claim !== 'string') return null;
+  const evidence = evidenceText(view.fields?.evidence).toLowerCase();
+  const claimText = claim.toLowerCase();
+  const conflict = CLAIM_OPTIONAL.test(claimText) && EVIDENCE_MANDATORY.test(evidence.replace(NEGATED_REQUIRED, ' '));
+  if (conflict) return { contradicted: 6 };
+  const o = overlap(evidence, claimText);
+  if (o > 0.28) return { verified: 6 };
+  if (o < 0.18) return { unsupported: 5 };
+  return {};
+}
+
+/** Evidence as text: a string, or the texts of [{id, text}] items. */
+function evidenceText(evidence: unknown): string {
+  if (typeof evidence === 'string') return evidence;
+  if (Array.isArray(evidence)) return evidence.map((e) => (isPlainObject(e) ? str(e.text) : str(e))).join('\n');
+  return '';
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Score
+
+/**
+ * Unnormalized level scores (§10). Risk/blast questions: all 0.1, and 3 on the last level for destructive
+ * operations, on level 1 for local edits, else on level 0. Correctness questions with outcome keywords:
+ * all 0.1 and 3 on level 0 (failure/bug) or the last level (tests pass/fixed/lgtm). Otherwise
+ * overlap(state, instructions + level) + 0.05·index. Risk/correctness are recognized by the question id or
+ * the instruction's lead sentence (appended guidance, e.g. gate's, must not change a question's kind).
+ */
+export function scoreLevels(id: string, question: ScoreQuestion, view: MockView): number[] {
+  const levels = question.criteria.map(String);
+  const n = levels.length;
+  const lead = leadSentence(String(question.instructions).toLowerCase().slice(0, MAX_RULE_TEXT));
+  const idText = id.toLowerCase();
+  const peak = (index: number) => levels.map((_, i) => (i === index ? 3 : 0.1));
+
+  if (/risk|blast/.test(idText) || /\brisk|\bblast|destructive/.test(lead)) {
+    if (destructiveEvidence(view)) return peak(n - 1);
+    if (LOCAL_EDIT.test(view.all)) return peak(Math.min(1, n - 1));
+    return peak(0);
+  }
+  if (/correct/.test(idText) || /\bcorrect/.test(lead)) {
+    const outcome = clean(view.outcome);
+    if (BAD_CORRECTNESS.test(outcome)) return peak(0);
+    if (GOOD_CORRECTNESS.test(outcome)) return peak(n - 1);
+  }
+  const instructions = String(question.instructions);
+  return levels.map((level, i) => overlap(view.allTokens, `${instructions} ${level}`) + 0.05 * i);
+}

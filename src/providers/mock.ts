@@ -1,0 +1,106 @@
+/**
+ * Deterministic mock judge (jev-tools-spec §10): answers System One requests from keyword heuristics, with
+ * no network, no clock and no randomness. The same request always yields byte-identical answers. It is
+ * uncalibrated and meant for offline use, demos and tests; the UI shows it as a warning.
+ */
+import { estimateTokens } from '../judgment/budget';
+import { JevError } from '../judgment/errors';
+import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../judgment/types';
+import { confidenceFromProbabilities } from '../policy/distribution';
+import { buildView, choiceScores, noulValue, scoreLevels, softmax, type MockView } from './mock-heuristics';
+import type { CallContext, JudgmentProvider } from './port';
+
+/** Suffix appended to the requested model name in mock answers. */
+export const MOCK_MODEL_SUFFIX = '+mock';
+/** Output tokens reported per question (tokens). */
+export const MOCK_OUTPUT_TOKENS_PER_QUESTION = 8;
+
+/** Models the mock "lists" for a configured model: `[model + "+mock"]` (jev-tools-spec §10). */
+export function mockModelsList(model: string): string[] {
+  return [`${model}${MOCK_MODEL_SUFFIX}`];
+}
+
+/**
+ * The mock provider. `systemOne` returns `{model: request.model + "+mock", usage: {input_tokens:
+ * estimateTokens(JSON of {state, questions}), output_tokens: 8 × question count}, answers}` where every
+ * answer satisfies `validateResponse`. Errors: CANCELLED when `ctx.signal` is aborted; INVALID_INPUT when a
+ * question is malformed (unknown type, no options or levels). The deadline is left to the caller (no clock).
+ */
+export class MockProvider implements JudgmentProvider {
+  readonly id = 'mock';
+  readonly calibrated = false;
+
+  async systemOne(request: SystemOneRequest, ctx: CallContext): Promise<SystemOneResponse> {
+    throwIfCancelled(ctx);
+    const response = mockResponse(request);
+    throwIfCancelled(ctx);
+    return response;
+  }
+}
+
+function throwIfCancelled(ctx: CallContext): void {
+  if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+}
+
+/** The mock's answer to one request (pure). Exported for replay/what-if tooling and tests. */
+export function mockResponse(request: SystemOneRequest): SystemOneResponse {
+  const questions = request.questions;
+  if (typeof questions !== 'object' || questions === null || Array.isArray(questions)) {
+    throw new JevError('INVALID_INPUT', 'questions must be an object mapping question ids to questions.');
+  }
+  const view = buildView(request.state);
+  const entries = Object.entries(questions);
+  // fromEntries keeps ids such as "__proto__" as own keys instead of touching the prototype.
+  const answers = Object.fromEntries(entries.map(([id, q]) => [id, answerOne(id, q, view)]));
+  return {
+    model: `${request.model}${MOCK_MODEL_SUFFIX}`,
+    usage: {
+      input_tokens: estimateTokens(JSON.stringify({ state: request.state, questions })),
+      output_tokens: MOCK_OUTPUT_TOKENS_PER_QUESTION * entries.length,
+    },
+    answers,
+  };
+}
+
+function answerOne(id: string, question: Question, view: MockView): Answer {
+  switch (question?.type) {
+    case 'noul':
+      return { type: 'noul', noul: noulValue(id, question, view) };
+    case 'choice':
+      return choiceAnswer(id, question, view);
+    case 'score':
+      return scoreAnswer(id, question, view);
+    default:
+      throw new JevError('INVALID_INPUT', `Question ${JSON.stringify(id)} has an unknown type; expected noul, choice or score.`);
+  }
+}
+
+function choiceAnswer(id: string, question: ChoiceQuestion, view: MockView): Answer {
+  const options = isObject(question.criteria) ? Object.keys(question.criteria) : [];
+  if (options.length === 0) throw new JevError('INVALID_INPUT', `Choice question ${JSON.stringify(id)} has no options.`);
+  const probs = softmax(choiceScores(id, question, view));
+  const probabilities = Object.fromEntries(options.map((o, i) => [o, probs[i]!]));
+  return { type: 'choice', choice: options[firstMax(probs)]!, confidence: confidenceFromProbabilities(probabilities), probabilities };
+}
+
+function scoreAnswer(id: string, question: ScoreQuestion, view: MockView): Answer {
+  if (!Array.isArray(question.criteria) || question.criteria.length === 0) {
+    throw new JevError('INVALID_INPUT', `Score question ${JSON.stringify(id)} has no levels.`);
+  }
+  const probs = softmax(scoreLevels(id, question, view));
+  const probabilities = Object.fromEntries(probs.map((p, i) => [String(i), p]));
+  const legend = Object.fromEntries(question.criteria.map((level, i) => [String(i), String(level)]));
+  // Expected index, kept inside [0, n−1] against rounding.
+  const expected = probs.reduce((acc, p, i) => acc + i * p, 0);
+  const score = Math.min(probs.length - 1, Math.max(0, expected));
+  return { type: 'score', score, confidence: confidenceFromProbabilities(probabilities), probabilities, legend };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Index of the first maximum. */
+function firstMax(values: number[]): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i]! > values[best]!) best = i;
+  return best;
+}
