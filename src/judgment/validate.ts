@@ -24,7 +24,8 @@ function usageOf(body: Record<string, unknown>): Usage {
 
 function checkDistribution(id: string, probs: unknown, keys: string[]): Record<string, number> {
   if (!isObject(probs)) throw invalidResponse(`Answer ${short(id)} has no probabilities object.`);
-  const out: Record<string, number> = {};
+  // Null-prototype maps so an option literally named "__proto__" is kept, not swallowed.
+  const out: Record<string, number> = Object.create(null);
   let sum = 0;
   for (const key of Object.keys(probs)) {
     if (!keys.includes(key)) throw invalidResponse(`Answer ${short(id)} gives a probability for ${short(key)}, which was not offered.`);
@@ -74,7 +75,7 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
   if (Math.abs(expected - score) > 0.05 * (levels.length - 1) + 1e-9) {
     throw invalidResponse(`Answer ${short(id)} has a score inconsistent with its own distribution.`);
   }
-  const legend: Record<string, string> = {};
+  const legend: Record<string, string> = Object.create(null);
   for (const k of levels) legend[k] = (raw.legend as Record<string, string>)[k]!;
   return { type: 'score', score, confidence: raw.confidence, probabilities, legend };
 }
@@ -91,7 +92,7 @@ export function validateResponse(questions: QuestionMap, body: unknown): SystemO
   if (typeof body.model !== 'string' || body.model.trim() === '') throw invalidResponse('Provider response has no model name.');
   const usage = usageOf(body);
   if (!isObject(body.answers)) throw invalidResponse('Provider response has no answers object.');
-  const answers: Record<string, Answer> = {};
+  const answers: Record<string, Answer> = Object.create(null);
   for (const [id, question] of Object.entries(questions)) {
     if (!Object.hasOwn(body.answers, id)) throw invalidResponse(`Provider response is missing the answer to ${short(id)}.`);
     answers[id] = validateAnswer(id, question, body.answers[id]);
