@@ -6,6 +6,11 @@ export const SUM_TOLERANCE_PER_OPTION = 0.005;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isProbability = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1;
+/** Assigns an own enumerable property, even for the key "__proto__" (plain assignment would set the prototype). */
+function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 const short = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 80) + '…' : s);
 
 function usageOf(body: Record<string, unknown>): Usage {
@@ -24,8 +29,7 @@ function usageOf(body: Record<string, unknown>): Usage {
 
 function checkDistribution(id: string, probs: unknown, keys: string[]): Record<string, number> {
   if (!isObject(probs)) throw invalidResponse(`Answer ${short(id)} has no probabilities object.`);
-  // Null-prototype maps so an option literally named "__proto__" is kept, not swallowed.
-  const out: Record<string, number> = Object.create(null);
+  const out: Record<string, number> = {};
   let sum = 0;
   for (const key of Object.keys(probs)) {
     if (!keys.includes(key)) throw invalidResponse(`Answer ${short(id)} gives a probability for ${short(key)}, which was not offered.`);
@@ -33,7 +37,7 @@ function checkDistribution(id: string, probs: unknown, keys: string[]): Record<s
   for (const key of keys) {
     const p = probs[key];
     if (!isProbability(p)) throw invalidResponse(`Answer ${short(id)} lacks a probability in [0,1] for ${short(key)}.`);
-    out[key] = p;
+    setOwn(out, key, p);
     sum += p;
   }
   if (Math.abs(sum - 1) > SUM_TOLERANCE_PER_OPTION * keys.length) {
@@ -75,8 +79,8 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
   if (Math.abs(expected - score) > 0.05 * (levels.length - 1) + 1e-9) {
     throw invalidResponse(`Answer ${short(id)} has a score inconsistent with its own distribution.`);
   }
-  const legend: Record<string, string> = Object.create(null);
-  for (const k of levels) legend[k] = (raw.legend as Record<string, string>)[k]!;
+  const legend: Record<string, string> = {};
+  for (const k of levels) setOwn(legend, k, (raw.legend as Record<string, string>)[k]!);
   return { type: 'score', score, confidence: raw.confidence, probabilities, legend };
 }
 
@@ -92,10 +96,10 @@ export function validateResponse(questions: QuestionMap, body: unknown): SystemO
   if (typeof body.model !== 'string' || body.model.trim() === '') throw invalidResponse('Provider response has no model name.');
   const usage = usageOf(body);
   if (!isObject(body.answers)) throw invalidResponse('Provider response has no answers object.');
-  const answers: Record<string, Answer> = Object.create(null);
+  const answers: Record<string, Answer> = {};
   for (const [id, question] of Object.entries(questions)) {
     if (!Object.hasOwn(body.answers, id)) throw invalidResponse(`Provider response is missing the answer to ${short(id)}.`);
-    answers[id] = validateAnswer(id, question, body.answers[id]);
+    setOwn(answers, id, validateAnswer(id, question, body.answers[id]));
   }
   return { model: body.model, usage, answers };
 }
