@@ -1,0 +1,339 @@
+/**
+ * The openai (logprobs) provider against a real HTTP fake on 127.0.0.1: label mapping, the floor rule,
+ * tournaments past 26 options, the no-logprobs error, retries, cancellation, the shared deadline, the
+ * concurrency limit, summed usage, the spend cap, and the doctor probe.
+ */
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import { after, beforeEach, describe, test } from 'node:test';
+import { JevError, type JevErrorCode } from '../../src/judgment/errors';
+import { judge } from '../../src/judgment/judge';
+import type { ChoiceAnswer, NoulAnswer, QuestionMap, ScoreAnswer } from '../../src/judgment/types';
+import { validateResponse } from '../../src/judgment/validate';
+import { confidenceFromProbabilities } from '../../src/policy/distribution';
+import { checkLogprobs } from '../../src/providers/openai/doctor';
+import { FLOOR_GAP_NATS } from '../../src/providers/openai/distribution';
+import { OpenAiProvider, type OpenAiProviderOptions } from '../../src/providers/openai/provider';
+import type { CallContext } from '../../src/providers/port';
+import { SpendCap } from '../../src/providers/spend-cap';
+import { completion, ln, noLogprobsCompletion, startFakeOpenAi, type FakeOpenAi, type OpenAiRecordedRequest } from '../helpers/fake-openai';
+
+const KEY = 'sk-openai-test-0a1b2c3d-SECRET';
+const FAST = { baseDelayMs: 5, maxDelayMs: 20 };
+
+let fake: FakeOpenAi;
+beforeEach(async () => {
+  await fake?.close();
+  fake = await startFakeOpenAi();
+});
+after(async () => {
+  await fake?.close();
+});
+
+function provider(overrides: Partial<OpenAiProviderOptions> = {}): OpenAiProvider {
+  return new OpenAiProvider({ baseUrl: fake.url, apiKey: KEY, spendCap: new SpendCap(), retry: FAST, ...overrides });
+}
+
+function ctx(ms = 5_000, signal: AbortSignal = new AbortController().signal): CallContext {
+  return { signal, deadline: Date.now() + ms };
+}
+
+async function expectError(p: Promise<unknown>, code: JevErrorCode, retryable?: boolean): Promise<JevError> {
+  let answer: unknown;
+  try {
+    answer = await p;
+  } catch (err) {
+    assert.ok(err instanceof JevError, `expected a JevError, got ${inspect(err)}`);
+    assert.equal(err.code, code, `code (message: ${err.message})`);
+    if (retryable !== undefined) assert.equal(err.retryable, retryable, `retryable (message: ${err.message})`);
+    assert.ok(!err.message.includes('fake-upstream-detail'), 'the upstream body must not be echoed');
+    assert.ok(!err.message.includes(KEY) && !inspect(err).includes(KEY), 'the key must not appear');
+    return err;
+  }
+  assert.fail(`expected ${code}, but an answer was returned: ${JSON.stringify(answer)}`);
+}
+
+/** Softmax of logprobs, for expected values. */
+function softmax(logprobs: number[]): number[] {
+  const max = Math.max(...logprobs);
+  const w = logprobs.map((l) => Math.exp(l - max));
+  const total = w.reduce((a, b) => a + b, 0);
+  return w.map((x) => x / total);
+}
+
+/** The label the prompt of `req` gives to option text `key` (lines like `C) key — …`). */
+function labelOf(req: OpenAiRecordedRequest, key: string): string | undefined {
+  const line = req.prompt.split('\n').find((l) => new RegExp(`^[A-Z]\\) ${key}( —|$)`).test(l));
+  return line?.[0];
+}
+
+const NOUL: QuestionMap = { safe: { type: 'noul', instructions: 'Is it safe to continue?', criteria: { true: 'safe', false: 'unsafe' } } };
+
+describe('request shape and label mapping', () => {
+  test('one-token logprobs request to /v1/chat/completions with Bearer; choice maps labels to option keys', async () => {
+    const questions: QuestionMap = {
+      route: { type: 'choice', instructions: 'Which tool fits?', criteria: { read: 'read a file', write: null, none: 'no tool' } },
+    };
+    fake.script(completion({ B: ln(0.7), A: ln(0.2), C: ln(0.1) }));
+    const judged = await judge(provider(), ctx(), { diff: '+ x' }, questions, 'qwen2.5-7b');
+    assert.equal(fake.count(), 1);
+    const req = fake.requests[0]!;
+    assert.equal(req.method, 'POST');
+    assert.equal(req.path, '/v1/chat/completions');
+    assert.equal(req.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(req.body.model, 'qwen2.5-7b');
+    assert.equal(req.body.max_tokens, 1);
+    assert.equal(req.body.temperature, 0);
+    assert.equal(req.body.logprobs, true);
+    assert.equal(req.body.top_logprobs, 20);
+    assert.deepEqual(req.labels, ['A', 'B', 'C']);
+    assert.match(req.prompt, /^A\) read — read a file$/m);
+    assert.match(req.prompt, /^B\) write$/m);
+    assert.match(req.prompt, /^C\) none — no tool$/m);
+    assert.ok(req.prompt.includes('{"diff":"+ x"}'), 'the state is shown as compact JSON');
+    assert.ok(req.prompt.includes('Which tool fits?'));
+
+    const answer = judged.response.answers.route as ChoiceAnswer;
+    assert.equal(judged.response.model, 'openai:qwen2.5-7b');
+    assert.equal(answer.choice, 'write');
+    assert.ok(Math.abs(answer.probabilities.read! - 0.2) < 1e-9);
+    assert.ok(Math.abs(answer.probabilities.write! - 0.7) < 1e-9);
+    assert.ok(Math.abs(answer.probabilities.none! - 0.1) < 1e-9);
+    assert.ok(Math.abs(answer.confidence - (0.7 - 1 / 3) / (1 - 1 / 3)) < 1e-9);
+  });
+
+  test('a base URL that already ends in /v1 is accepted; no key → no Authorization header', async () => {
+    const p = new OpenAiProvider({ baseUrl: `${fake.url}/v1/`, spendCap: new SpendCap() });
+    await judge(p, ctx(), 'state', NOUL, 'm');
+    assert.equal(fake.requests[0]!.path, '/v1/chat/completions');
+    assert.equal(fake.requests[0]!.headers.authorization, undefined);
+  });
+
+  test('noul = P(Y); whitespace, case and yes/no variants of a label add up', async () => {
+    // " Y" and "yes" both count for Y; "N" and " no" for N; "The" is no label.
+    fake.script(completion([[' Y', ln(0.5)], ['yes', ln(0.1)], ['N', ln(0.2)], [' no', ln(0.1)], ['The', ln(0.1)]]));
+    const judged = await judge(provider(), ctx(), 'x', NOUL, 'm');
+    assert.deepEqual(fake.requests[0]!.labels, ['Y', 'N']);
+    const answer = judged.response.answers.safe as NoulAnswer;
+    assert.ok(Math.abs(answer.noul - 0.6 / 0.9) < 1e-9, `noul ${answer.noul}`);
+  });
+
+  test('score = expected level index with legend keyed "0".."n-1"', async () => {
+    const levels = ['poor', 'fair', 'good'];
+    fake.script(completion({ C: ln(0.6), B: ln(0.3), A: ln(0.1) }));
+    const judged = await judge(provider(), ctx(), 'x', { quality: { type: 'score', instructions: 'How good?', criteria: levels } }, 'm');
+    assert.match(fake.requests[0]!.prompt, /Levels, lowest first:\nA\) poor\nB\) fair\nC\) good/);
+    const answer = judged.response.answers.quality as ScoreAnswer;
+    assert.deepEqual(answer.legend, { 0: 'poor', 1: 'fair', 2: 'good' });
+    assert.ok(Math.abs(answer.score - (0 * 0.1 + 1 * 0.3 + 2 * 0.6)) < 1e-9);
+    assert.ok(Math.abs(answer.probabilities['2']! - 0.6) < 1e-9);
+    assert.ok(Math.abs(answer.confidence - confidenceFromProbabilities(answer.probabilities)) < 1e-12);
+  });
+
+  test('mixed questions each get their own request; the body passes validateResponse', async () => {
+    const questions: QuestionMap = {
+      a: { type: 'noul', instructions: 'q1' },
+      b: { type: 'choice', instructions: 'q2', criteria: { x: null, y: null } },
+      c: { type: 'score', instructions: 'q3', criteria: ['lo', 'mid', 'hi'] },
+    };
+    const body = await provider().systemOne({ state: 's', questions, model: 'm' }, ctx());
+    assert.equal(fake.count(), 3);
+    const valid = validateResponse(questions, body);
+    assert.deepEqual(Object.keys(valid.answers), ['a', 'b', 'c']);
+    assert.ok(Math.abs((valid.answers.a as NoulAnswer).noul - 0.8) < 1e-9, 'default responder gives the first label 0.8');
+  });
+});
+
+describe('floor rule for labels missing from top_logprobs', () => {
+  test('an absent label gets min(returned) − ln 2 before the softmax', async () => {
+    assert.equal(FLOOR_GAP_NATS, Math.LN2, 'the documented floor gap');
+    const questions: QuestionMap = { pick: { type: 'choice', instructions: 'Pick', criteria: { a: null, b: null, c: null } } };
+    fake.script(completion({ A: -0.2, B: -2.5, Hello: -6 }));
+    const judged = await judge(provider(), ctx(), 'x', questions, 'm');
+    const answer = judged.response.answers.pick as ChoiceAnswer;
+    const expected = softmax([-0.2, -2.5, -6 - FLOOR_GAP_NATS]);
+    assert.ok(Math.abs(answer.probabilities.a! - expected[0]!) < 1e-12);
+    assert.ok(Math.abs(answer.probabilities.b! - expected[1]!) < 1e-12);
+    assert.ok(Math.abs(answer.probabilities.c! - expected[2]!) < 1e-12);
+    assert.ok(answer.probabilities.c! > 0 && answer.probabilities.c! < Math.exp(-6), 'below the smallest listed token');
+  });
+
+  test('no label among the top tokens → INVALID_RESPONSE, never a uniform answer', async () => {
+    fake.script(completion({ '<think>': -0.01, The: -5 }));
+    const err = await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'INVALID_RESPONSE', false);
+    assert.match(err.message, /none of the option labels/);
+  });
+});
+
+describe('more options than labels', () => {
+  test('33 options → tournament of 2 chunks + a final (3 requests); P = final mass × chunk share; sums to 1', async () => {
+    const keys = Array.from({ length: 33 }, (_, i) => `opt${i}`);
+    const questions: QuestionMap = { pick: { type: 'choice', instructions: 'Pick the best', criteria: Object.fromEntries(keys.map((k) => [k, `option ${k}`])) } };
+    // Favourite: opt30 in its chunk, and in the final. Other chunks: their first option wins with 0.5.
+    fake.setResponder((req) => {
+      const target = labelOf(req, 'opt30');
+      if (target) return completion({ [target]: ln(0.9), [target === 'A' ? 'B' : 'A']: ln(0.1) });
+      return completion({ A: ln(0.5), B: ln(0.5 - 1e-3) });
+    });
+    const judged = await judge(provider(), ctx(), 'x', questions, 'm');
+    assert.equal(fake.count(), 3);
+    const sizes = fake.requests.map((r) => r.labels.length).sort((a, b) => a - b);
+    assert.deepEqual(sizes, [2, 16, 17], 'chunks of 17 and 16, then 2 finalists');
+    for (const r of fake.requests) assert.ok(r.labels.length <= 26);
+    const finalReq = fake.requests.find((r) => r.labels.length === 2)!;
+    assert.ok(labelOf(finalReq, 'opt0') && labelOf(finalReq, 'opt30'), 'finalists are the chunk winners');
+
+    const answer = judged.response.answers.pick as ChoiceAnswer;
+    assert.equal(answer.choice, 'opt30');
+    const total = Object.values(answer.probabilities).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(total - 1) < 1e-9, `sum ${total}`);
+    assert.deepEqual(Object.keys(answer.probabilities), keys);
+    // Chunk 2 (opt17..opt32): P(opt30 | chunk) = 0.9 / (0.9 + 0.1 + 14 floors); final P(opt30) = 0.9.
+    const floorLp = ln(0.1) - FLOOR_GAP_NATS;
+    const chunk2 = softmax([ln(0.1), ...Array.from({ length: 12 }, () => floorLp), ln(0.9), floorLp, floorLp]);
+    // opt17 is label A (0.1), opt30 is label N (index 13) with 0.9.
+    const finalP = softmax([ln(0.1), ln(0.9)]);
+    assert.ok(Math.abs(answer.probabilities.opt30! - finalP[1]! * chunk2[13]!) < 1e-9);
+    assert.ok(answer.confidence < confidenceFromProbabilities({ a: 0.9, b: 0.1 }), 'uncertainty of both rounds lowers confidence');
+  });
+});
+
+describe('endpoint without logprobs', () => {
+  test('logprobs: null → CONFIG_ERROR naming the setting', async () => {
+    fake.setResponder(() => noLogprobsCompletion());
+    const err = await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'CONFIG_ERROR', false);
+    assert.match(err.message, /returned no logprobs/);
+    assert.match(err.message, /JEV_BASE_URL/);
+    assert.equal(fake.count(), 1, 'not retried');
+  });
+
+  test('400 complaining about logprobs → CONFIG_ERROR; context overflow → INPUT_TOO_LARGE (bodies not echoed)', async () => {
+    fake.script({ status: 400, body: { error: { message: 'fake-upstream-detail: logprobs is not supported' } } });
+    await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'CONFIG_ERROR', false);
+    fake.script({ status: 400, body: { error: { message: "fake-upstream-detail: This model's maximum context length is 4096 tokens" } } });
+    await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'INPUT_TOO_LARGE', false);
+  });
+});
+
+describe('retries, errors and the spend cap', () => {
+  test('429 then 500 then success → exactly 3 requests and an answer', async () => {
+    fake.script({ status: 429, headers: { 'retry-after-ms': '10' } }, { status: 500 });
+    const judged = await judge(provider(), ctx(), 'x', NOUL, 'm');
+    assert.equal(fake.count(), 3);
+    assert.ok((judged.response.answers.safe as NoulAnswer).noul > 0.5);
+  });
+
+  test('retries exhausted → API_ERROR retryable naming the status', async () => {
+    fake.script({ status: 503 }, { status: 503 }, { status: 503 });
+    const err = await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'API_ERROR', true);
+    assert.match(err.message, /HTTP 503/);
+    assert.equal(fake.count(), 3);
+  });
+
+  test('a Retry-After past the deadline is not waited for', async () => {
+    fake.script({ status: 429, headers: { 'retry-after': '30' } });
+    const started = Date.now();
+    await expectError(judge(provider(), ctx(2_000), 'x', NOUL, 'm'), 'API_ERROR', true);
+    assert.ok(Date.now() - started < 1_000);
+    assert.equal(fake.count(), 1);
+  });
+
+  test('401 → API_ERROR, not retried; redirects refused', async () => {
+    fake.script({ status: 401 });
+    const err = await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'API_ERROR', false);
+    assert.match(err.message, /JEV_API_KEY/);
+    assert.equal(fake.count(), 1);
+    fake.script({ status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } });
+    const redirect = await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'API_ERROR', false);
+    assert.match(redirect.message, /redirect/);
+    assert.equal(fake.count(), 2);
+  });
+
+  test('spend cap counts every physical request across questions', async () => {
+    const questions: QuestionMap = { a: { type: 'noul', instructions: 'a' }, b: { type: 'noul', instructions: 'b' }, c: { type: 'noul', instructions: 'c' } };
+    const cap = new SpendCap(2);
+    const err = await expectError(judge(provider({ spendCap: cap, concurrency: 1 }), ctx(), 'x', questions, 'm'), 'API_ERROR', false);
+    assert.match(err.message, /Spend cap reached/);
+    assert.equal(fake.count(), 2);
+    assert.equal(cap.used, 2);
+  });
+
+  test('one failing question aborts the others in flight', async () => {
+    const questions: QuestionMap = { a: { type: 'noul', instructions: 'a' }, b: { type: 'noul', instructions: 'b' }, c: { type: 'noul', instructions: 'c' } };
+    fake.setResponder((req) => (req.prompt.includes('Question: a') ? { status: 401 } : { hang: true }));
+    const started = Date.now();
+    await expectError(judge(provider(), ctx(10_000), 'x', questions, 'm'), 'API_ERROR', false);
+    assert.ok(Date.now() - started < 2_000);
+    await fake.waitForClosedSockets(2);
+  });
+
+  test('plain http to a non-loopback host and an empty base URL are CONFIG_ERRORs', () => {
+    assert.throws(() => new OpenAiProvider({ baseUrl: 'http://example.com:8080', spendCap: new SpendCap() }), (e: unknown) => e instanceof JevError && e.code === 'CONFIG_ERROR');
+    assert.throws(() => new OpenAiProvider({ baseUrl: ' ', spendCap: new SpendCap() }), (e: unknown) => e instanceof JevError && e.code === 'CONFIG_ERROR' && /JEV_BASE_URL/.test(e.message));
+    assert.throws(() => new OpenAiProvider({ baseUrl: fake.url, spendCap: new SpendCap(), concurrency: 0 }), RangeError);
+  });
+});
+
+describe('deadline, cancellation, concurrency, usage', () => {
+  test('cancellation aborts the in-flight request: CANCELLED and the server sees the socket close', async () => {
+    fake.setResponder(() => ({ hang: true }));
+    const controller = new AbortController();
+    const pending = judge(provider(), ctx(10_000, controller.signal), 'x', NOUL, 'm');
+    while (fake.count() === 0) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    controller.abort();
+    await expectError(pending, 'CANCELLED', false);
+    await fake.waitForClosedSockets(1, 2_000);
+    assert.equal(fake.abortedRequests(), 1);
+    assert.ok(Date.now() - started < 2_000);
+  });
+
+  test('a stalled endpoint past the one deadline → TIMEOUT, retryable', async () => {
+    const questions: QuestionMap = { a: { type: 'noul', instructions: 'a' }, b: { type: 'noul', instructions: 'b' } };
+    fake.setResponder((req) => (req.prompt.includes('Question: b') ? { hang: true } : completion({ Y: -0.1 })));
+    const started = Date.now();
+    await expectError(judge(provider(), ctx(400), 'x', questions, 'm'), 'TIMEOUT', true);
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed >= 380 && elapsed < 2_000, `elapsed ${elapsed} ms`);
+    await fake.waitForClosedSockets(1);
+  });
+
+  test('questions go out in parallel but never more than `concurrency` at once', async () => {
+    const questions: QuestionMap = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`q${i}`, { type: 'noul' as const, instructions: `question ${i}` }]));
+    fake.setDelay(40);
+    const started = Date.now();
+    await judge(provider({ concurrency: 3 }), ctx(), 'x', questions, 'm');
+    const elapsed = Date.now() - started;
+    assert.equal(fake.count(), 10);
+    assert.equal(fake.maxInFlight(), 3);
+    // 10 requests at 3 at a time: at least 4 waves of 40 ms, far below 10 sequential ones.
+    assert.ok(elapsed >= 150, `elapsed ${elapsed} ms`);
+  });
+
+  test('usage is the sum of prompt_tokens / completion_tokens over all requests', async () => {
+    const questions: QuestionMap = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`q${i}`, { type: 'noul' as const, instructions: `question ${i}` }]));
+    fake.setResponder((req) => completion({ Y: -0.1, N: -2.4 }, { prompt_tokens: 100 + req.index, completion_tokens: 1 }));
+    const judged = await judge(provider(), ctx(), 'x', questions, 'm');
+    assert.deepEqual(judged.response.usage, { input_tokens: 100 + 101 + 102 + 103, output_tokens: 4 });
+  });
+});
+
+describe('doctor logprobs check', () => {
+  test('ok with logprobs: reports the labels found and P(yes)', async () => {
+    fake.script(completion({ Y: ln(0.95), N: ln(0.05) }));
+    const check = await checkLogprobs({ baseUrl: fake.url, apiKey: KEY, model: 'm' });
+    assert.equal(check.ok, true, check.message);
+    assert.deepEqual(check.labels_found, ['Y', 'N']);
+    assert.ok(Math.abs(check.noul! - 0.95) < 1e-9);
+    assert.equal(check.endpoint, `${fake.url}/v1/chat/completions`);
+    assert.ok(!JSON.stringify(check).includes(KEY));
+  });
+
+  test('no logprobs → ok false with CONFIG_ERROR', async () => {
+    fake.script(noLogprobsCompletion());
+    const check = await checkLogprobs({ baseUrl: fake.url, model: 'm' });
+    assert.equal(check.ok, false);
+    assert.equal(check.error?.code, 'CONFIG_ERROR');
+    assert.match(check.message, /no logprobs/);
+  });
+});

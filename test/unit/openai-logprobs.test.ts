@@ -1,0 +1,120 @@
+/**
+ * Pure pieces of the openai provider: label matching and the floor rule, answers from distributions,
+ * and the tournament's chunking and probability allocation.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { JevError } from '../../src/judgment/errors';
+import { validateResponse } from '../../src/judgment/validate';
+import { choiceAnswer, scoreAnswer } from '../../src/providers/openai/answers';
+import { FLOOR_GAP_NATS, labelDistribution, normalizeLabelToken } from '../../src/providers/openai/distribution';
+import { LABEL_ALPHABET, NOUL_LABELS, optionsPrompt } from '../../src/providers/openai/prompt';
+import { chunkIndexes, tournament } from '../../src/providers/openai/tournament';
+
+const labels = (n: number) => LABEL_ALPHABET.slice(0, n).map((label) => ({ label }));
+const close = (a: number, b: number, eps = 1e-12) => assert.ok(Math.abs(a - b) < eps, `${a} ≉ ${b}`);
+
+describe('label matching', () => {
+  test('normalizeLabelToken strips whitespace, word markers and decoration, upper-cases', () => {
+    assert.equal(normalizeLabelToken(' A'), 'A');
+    assert.equal(normalizeLabelToken('▁b'), 'B');
+    assert.equal(normalizeLabelToken('ĠC'), 'C');
+    assert.equal(normalizeLabelToken('(D)'), 'D');
+    assert.equal(normalizeLabelToken('**E.'), 'E');
+    assert.equal(normalizeLabelToken(' yes'), 'YES');
+    assert.equal(normalizeLabelToken('\n'), '');
+  });
+
+  test('several tokens of one label add their probabilities; other tokens only set the floor', () => {
+    const { probabilities, floored } = labelDistribution(
+      [{ token: 'A', logprob: Math.log(0.3) }, { token: ' A', logprob: Math.log(0.2) }, { token: 'B', logprob: Math.log(0.25) }, { token: 'Sure', logprob: Math.log(0.01) }],
+      labels(3),
+    );
+    const floor = Math.log(0.01) - FLOOR_GAP_NATS;
+    const z = 0.5 + 0.25 + Math.exp(floor);
+    close(probabilities[0]!, 0.5 / z);
+    close(probabilities[1]!, 0.25 / z);
+    close(probabilities[2]!, Math.exp(floor) / z);
+    assert.deepEqual(floored, ['C']);
+    close(probabilities.reduce((a, b) => a + b, 0), 1);
+  });
+
+  test('the chosen token counts once even when also listed; non-finite logprobs are ignored', () => {
+    const { probabilities } = labelDistribution(
+      [{ token: 'Y', logprob: -0.1 }, { token: 'N', logprob: -Infinity }, { token: 'N', logprob: Number.NaN }],
+      NOUL_LABELS,
+      { token: 'Y', logprob: -0.1 },
+    );
+    // Only Y is usable: N is floored at −0.1 − ln 2, i.e. half of Y's probability.
+    close(probabilities[0]!, 2 / 3);
+  });
+
+  test('no usable entry or no label at all → INVALID_RESPONSE', () => {
+    assert.throws(() => labelDistribution([], labels(2)), (e: unknown) => e instanceof JevError && e.code === 'INVALID_RESPONSE');
+    assert.throws(() => labelDistribution([{ token: 'Well', logprob: -0.1 }], labels(2)), (e: unknown) => e instanceof JevError && e.code === 'INVALID_RESPONSE');
+  });
+});
+
+describe('answers', () => {
+  test('choice: argmax (first on ties), spec confidence; passes validateResponse', () => {
+    const a = choiceAnswer(['x', 'y', 'z'], [0.4, 0.4, 0.2]);
+    assert.equal(a.choice, 'x');
+    close(a.confidence, (0.4 - 1 / 3) / (1 - 1 / 3));
+    const body = { model: 'openai:m', usage: { input_tokens: 1, output_tokens: 1 }, answers: { q: a } };
+    validateResponse({ q: { type: 'choice', instructions: 'i', criteria: { x: null, y: null, z: null } } }, body);
+  });
+
+  test('score: expected index clamped into range; legend keyed by index', () => {
+    const a = scoreAnswer(['lo', 'hi'], [0, 1 + 1e-15]);
+    assert.ok(a.score <= 1);
+    assert.deepEqual(a.legend, { 0: 'lo', 1: 'hi' });
+    assert.throws(() => scoreAnswer(['lo', 'hi'], [1]), RangeError);
+  });
+
+  test('optionsPrompt refuses more than 26 options', () => {
+    const q = { type: 'choice' as const, instructions: 'i', criteria: {} };
+    assert.throws(() => optionsPrompt('', q, Array.from({ length: 27 }, (_, i) => ({ key: `k${i}`, text: null }))), RangeError);
+  });
+});
+
+describe('tournament', () => {
+  test('chunkIndexes: ⌈n/size⌉ chunks, sizes differ by at most one, order kept', () => {
+    const chunks = chunkIndexes(Array.from({ length: 53 }, (_, i) => i), 26);
+    assert.deepEqual(chunks.map((c) => c.length), [18, 18, 17]);
+    assert.deepEqual(chunks.flat(), Array.from({ length: 53 }, (_, i) => i));
+  });
+
+  test('≤ size options: one round, the round is the answer', async () => {
+    const calls: number[][] = [];
+    const out = await tournament(3, async (o) => (calls.push(o), [0.2, 0.5, 0.3]));
+    assert.deepEqual(calls, [[0, 1, 2]]);
+    assert.deepEqual(out, [0.2, 0.5, 0.3]);
+  });
+
+  test('700 options: 27 chunks, finalists need their own tournament; result sums to 1 and favours the best', async () => {
+    const best = 613;
+    let calls = 0;
+    // Each round: the best option (if present) gets 0.9, the rest share 0.1; otherwise the first gets 0.6.
+    const ask = async (options: number[]) => {
+      calls++;
+      assert.ok(options.length >= 2 && options.length <= 26);
+      const i = options.indexOf(best);
+      const top = i >= 0 ? i : 0;
+      const peak = i >= 0 ? 0.9 : 0.6;
+      return options.map((_, j) => (j === top ? peak : (1 - peak) / (options.length - 1)));
+    };
+    const out = await tournament(700, ask);
+    // 27 round-1 chunks; 27 finalists → 2 chunks + final.
+    assert.equal(calls, 27 + 2 + 1);
+    close(out.reduce((a, b) => a + b, 0), 1, 1e-9);
+    const argmax = out.indexOf(Math.max(...out));
+    assert.equal(argmax, best);
+    close(out[best]!, 0.9 * 0.9 * 0.9, 1e-12);
+  });
+
+  test('a single option is certain and costs no request', async () => {
+    let calls = 0;
+    assert.deepEqual(await tournament(1, async () => (calls++, [1])), [1]);
+    assert.equal(calls, 0);
+  });
+});
