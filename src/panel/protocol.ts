@@ -1,0 +1,119 @@
+import type { DecisionRecord } from '../ledger/record';
+
+/**
+ * Messages between the extension host and the panel webviews (the activity-bar view and the decision
+ * editor panel). Host-independent: no `vscode` import, so the webview bundle and tests can use it.
+ * The host is the source of truth; the webview asks for a snapshot on `ready` and after becoming visible.
+ */
+
+/** One row of the live decision feed (small: the feed holds up to 10 000 of them). */
+export interface FeedRow {
+  id: string;
+  /** ISO time the call ended. */
+  time: string;
+  tool: string;
+  agent: string;
+  /** jev_step/route/coding-loop handoff, when the tool has one. */
+  handoff?: string;
+  /** auto | review | escalate, absent on error. */
+  action?: string;
+  /** First reason code (or the error code on failure). */
+  topReason?: string;
+  latency_ms: number;
+  /** Error code when the call failed. */
+  error?: string;
+  model?: string;
+  /** 'decision' or 'execution'. */
+  kind: 'decision' | 'execution';
+}
+
+/** Backend status line of the panel. */
+export interface BackendStatus {
+  /** 'systemone' | 'openai' | 'vscode-lm' | 'mock'. */
+  provider: string;
+  model: string;
+  /** Why this provider was chosen (e.g. "API key set", "no backend configured"). */
+  reason: string;
+  health: 'ok' | 'warning' | 'error';
+  /** Shown when health is not ok (e.g. the mock-judge warning). */
+  message?: string;
+  calibrated: boolean;
+  spend: { used: number; cap?: number };
+  /** Effective environment floors. */
+  thresholds: { auto_accept: number; review_at: number; block_at: number };
+  /** In-host MCP endpoint URL (never the token). */
+  endpoint?: string;
+}
+
+/** One configured MCP server as the panel shows it. */
+export interface ServerView {
+  name: string;
+  transport: 'stdio' | 'http';
+  status: 'starting' | 'ready' | 'error' | 'stopped';
+  /** Why it is in error (spawn error, exit code, last stderr lines, timeout). */
+  reason?: string;
+  tools: string[];
+}
+
+/** Effective permission of one agent on one tool, with the rule that decided it. */
+export interface PermissionView {
+  tool: string;
+  allowed: boolean;
+  /** e.g. `allowed by "jev_*"`, `denied by "!files/write_file"`, `no grant matches`. */
+  why: string;
+}
+
+/** One agent manifest as the panel shows it. */
+export interface AgentView {
+  name: string;
+  grants: string[];
+  permissions: PermissionView[];
+  warnings: string[];
+}
+
+/** Everything the panel needs to render from scratch. */
+export interface PanelSnapshot {
+  status: BackendStatus;
+  feed: FeedRow[];
+  servers: ServerView[];
+  agents: AgentView[];
+}
+
+export type HostToWebview =
+  | { type: 'snapshot'; snapshot: PanelSnapshot }
+  | { type: 'feedAppend'; rows: FeedRow[] }
+  | { type: 'status'; status: BackendStatus }
+  | { type: 'servers'; servers: ServerView[] }
+  | { type: 'agents'; agents: AgentView[] }
+  | { type: 'record'; record: DecisionRecord }
+  /** Ask the webview to show this decision (the editor panel opens on one decision). */
+  | { type: 'select'; id: string };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'getRecord'; id: string }
+  | { type: 'openDecision'; id: string }
+  | { type: 'restartServer'; name: string }
+  | { type: 'openServerLog'; name: string }
+  | { type: 'toggleGrant'; agent: string; grant: string; enabled: boolean }
+  | { type: 'runSampleStep' }
+  | { type: 'command'; command: 'setApiKey' | 'clearApiKey' | 'openSettings' | 'importMcpJson' | 'openLedger' };
+
+/** Builds a feed row from a record (first reason code or error code on top). */
+export function feedRowOf(record: DecisionRecord): FeedRow {
+  const result = (record.result ?? {}) as { handoff?: unknown; action?: unknown; reason_codes?: unknown; model?: unknown };
+  const reasons = Array.isArray(result.reason_codes) ? (result.reason_codes as unknown[]) : [];
+  return {
+    id: record.id,
+    time: record.time,
+    tool: record.tool,
+    agent: record.agent,
+    handoff: typeof result.handoff === 'string' ? result.handoff : undefined,
+    action: typeof result.action === 'string' ? result.action : undefined,
+    topReason: record.error ? record.error.code : typeof reasons[0] === 'string' ? (reasons[0] as string) : undefined,
+    latency_ms: record.latency_ms,
+    error: record.error?.code,
+    model: typeof result.model === 'string' ? result.model : record.response?.model,
+    kind: record.kind,
+  };
+}
