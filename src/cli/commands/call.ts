@@ -1,0 +1,41 @@
+import { invalidInput } from '../../judgment/errors';
+import { parseCommandArgs } from '../args';
+import { readJsonInput } from '../input';
+import type { CliCommand } from '../io';
+import { interruptSignal, printOutcome } from '../outcome';
+import { createRuntime, reportError } from '../runtime';
+
+/**
+ * `jevcp call TOOL [--input FILE|-] [--json]`: runs one judgment tool on a JSON input (a file, or stdin
+ * with `-` or when stdin is not a terminal). Exit 0 on a result, 2 invalid input/config, 3 provider failure.
+ */
+export const callCommand: CliCommand = async (args, io) => {
+  try {
+    const { values, positionals } = parseCommandArgs('call', args, { input: { type: 'string', short: 'i' }, json: { type: 'boolean' } }, true);
+    if (positionals.length !== 1) throw invalidInput('call: give exactly one tool name, e.g. `jevcp call jev_step --input request.json`.');
+    const tool = positionals[0]!;
+    let source = values.input;
+    if (source === undefined) {
+      if ((io.stdin as { isTTY?: boolean }).isTTY) throw invalidInput('call: give --input FILE, or pipe the JSON input on stdin (--input -).');
+      source = '-';
+    }
+    const runtime = createRuntime(io);
+    try {
+      if (!runtime.service.tools.has(tool)) {
+        throw invalidInput(`call: unknown tool ${JSON.stringify(tool)}; known tools: ${[...runtime.service.tools.keys()].join(', ')}.`);
+      }
+      const input = await readJsonInput(source, io);
+      const interrupt = interruptSignal();
+      try {
+        const outcome = await runtime.service.call(tool, input, { agent: 'cli', signal: interrupt.signal });
+        return printOutcome(io, tool, outcome, values.json === true);
+      } finally {
+        interrupt.dispose();
+      }
+    } finally {
+      runtime.close();
+    }
+  } catch (err) {
+    return reportError(io, err);
+  }
+};

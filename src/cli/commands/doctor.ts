@@ -1,0 +1,120 @@
+import { loadConfig, type JevConfig } from '../../config/env';
+import { judge } from '../../judgment/judge';
+import { toJevError, type JevErrorDetails } from '../../judgment/errors';
+import { PACKAGE_VERSION } from '../../mcp/identity';
+import { createProvider, providerLabel } from '../../providers/factory';
+import { SpendCap } from '../../providers/spend-cap';
+import { parseCommandArgs } from '../args';
+import { EXIT, type CliCommand, type CliIO } from '../io';
+import { exitCodeForError, mockNotice, reportError } from '../runtime';
+import { modelLabel, num } from '../format';
+
+/** The doctor report (`--json` shape). Never holds the API key or a full URL. */
+export interface DoctorReport {
+  version: string;
+  node: string;
+  ready: boolean;
+  provider?: string;
+  provider_reason?: string;
+  model?: string;
+  /** Origin only (scheme://host:port); path, userinfo and query never shown. */
+  base_url?: string;
+  api_key_set?: boolean;
+  thresholds?: { auto_accept: number; review_at: number; block_at: number };
+  timeout_ms?: number;
+  /** Attempts; null = no cap. */
+  spend_cap?: number | null;
+  /** Ledger path; null = off. */
+  ledger?: string | null;
+  ping?: { model: string; noul: number; input_tokens: number; latency_ms: number };
+  error?: JevErrorDetails;
+}
+
+/** Runs one tiny judgment (one yes/no question) within the configured deadline. */
+async function ping(config: JevConfig): Promise<NonNullable<DoctorReport['ping']>> {
+  const provider = createProvider(config, new SpendCap(config.spendCap));
+  const started = Date.now();
+  const judged = await judge(
+    provider,
+    { signal: new AbortController().signal, deadline: started + config.timeoutMs },
+    'Doctor ping.',
+    { ping: { type: 'noul', instructions: 'Is this text a short connectivity check?' } },
+    config.model,
+  );
+  const answer = judged.response.answers.ping;
+  return {
+    model: judged.response.model,
+    noul: answer?.type === 'noul' ? answer.noul : NaN,
+    input_tokens: judged.response.usage.input_tokens,
+    latency_ms: Date.now() - started,
+  };
+}
+
+/** Builds the report: configuration summary, then one ping judgment. */
+export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorReport; config?: JevConfig; exit: number }> {
+  const report: DoctorReport = { version: PACKAGE_VERSION, node: process.version, ready: false };
+  let config: JevConfig;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    const error = toJevError(err);
+    report.error = error.toJSON();
+    return { report, exit: exitCodeForError(error) };
+  }
+  Object.assign(report, {
+    provider: config.provider,
+    provider_reason: config.providerReason,
+    model: config.model,
+    base_url: new URL(config.baseUrl).origin,
+    api_key_set: config.apiKey !== undefined,
+    thresholds: { ...config.floors },
+    timeout_ms: config.timeoutMs,
+    spend_cap: config.spendCap ?? null,
+    ledger: config.ledgerPath ?? null,
+  });
+  try {
+    report.ping = await ping(config);
+    report.ready = true;
+    return { report, config, exit: EXIT.OK };
+  } catch (err) {
+    report.error = toJevError(err).toJSON();
+    return { report, config, exit: EXIT.OPERATIONAL };
+  }
+}
+
+function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
+  const lines = [`jevcp ${r.version}`, `node ${r.node}`];
+  if (config) {
+    lines.push(
+      `provider    ${providerLabel(config)}`,
+      `model       ${r.model}`,
+      `base url    ${r.base_url}${config.provider === 'mock' ? ' (not used by the mock judge)' : ''}`,
+      `api key     ${r.api_key_set ? 'set' : 'not set'}`,
+      `thresholds  auto_accept ${num(r.thresholds?.auto_accept)}, review_at ${num(r.thresholds?.review_at)}, block_at ${num(r.thresholds?.block_at)}`,
+      `timeout     ${r.timeout_ms} ms`,
+      `spend cap   ${r.spend_cap === null ? 'none' : `${r.spend_cap} attempts`}`,
+      `ledger      ${r.ledger ?? 'off (set JEV_LEDGER to record decisions)'}`,
+    );
+  }
+  if (r.ping) lines.push(`ping        ${modelLabel(r.ping.model)}: noul ${num(r.ping.noul)}, ${r.ping.latency_ms} ms`);
+  if (r.error) lines.push(`error       ${r.error.code}: ${r.error.message}`);
+  lines.push(r.ready ? 'ready' : 'not ready');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `jevcp doctor [--json]`: version, node, provider and why, model, base URL origin, key set yes/no (never
+ * the key), thresholds, timeout, spend cap, ledger path; then one ping judgment within the deadline.
+ * Prints `ready` / `not ready`. Exit 0 ready, 2 invalid configuration, 3 ping failed.
+ */
+export const doctorCommand: CliCommand = async (args, io) => {
+  try {
+    const { values } = parseCommandArgs('doctor', args, { json: { type: 'boolean' } });
+    const { report, config, exit } = await doctorReport(io.env);
+    if (config?.provider === 'mock') io.stderr.write(`${mockNotice(config)}\n`);
+    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report, config));
+    return exit;
+  } catch (err) {
+    return reportError(io, err);
+  }
+};

@@ -1,0 +1,36 @@
+import { PACKAGE_VERSION } from '../../mcp/identity';
+import { EXIT, type CliCommand } from '../io';
+
+/** Usage text of `jevcp`. */
+export const USAGE = `jevcp ${PACKAGE_VERSION} — typed judgments for coding agents (Jev Control Panel)
+
+Usage:
+  jevcp serve                         MCP server on stdio (13 judgment tools, jev://packs resources)
+  jevcp call TOOL [--input FILE|-] [--json]
+                                      run one tool on a JSON input (file or stdin)
+  jevcp step FILE.jev.json [--json]   run a request file ({"tool": …, …input}; tool defaults to jev_step)
+  jevcp step FILE --agent NAME [--execute]
+                                      step through an agent's tool registry (runs the call only with --execute)
+  jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--json]
+                                      judge the staged change before committing
+  jevcp doctor [--json]               configuration summary and one ping judgment
+  jevcp servers [--json]              MCP servers configured by MCP_SERVERS / MCP_ORACLE
+  jevcp ledger show [--last N] [--json] [--file F]
+  jevcp ledger replay [--id ID|--last] [--auto-accept X] [--review-at Y] [--block-at Z] [--json] [--file F]
+                                      recompute a recorded decision with other thresholds (no upstream call)
+  jevcp help
+
+Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invalid input or configuration,
+3 provider or operational failure (fail-closed).
+
+Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
+JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),
+JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE.
+With no backend configured the mock judge answers, and every command says so on stderr.
+`;
+
+/** `jevcp help`: usage on stdout, exit 0. */
+export const helpCommand: CliCommand = async (_args, io) => {
+  io.stdout.write(USAGE);
+  return EXIT.OK;
+};

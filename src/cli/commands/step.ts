@@ -1,0 +1,60 @@
+import { invalidInput } from '../../judgment/errors';
+import { parseCommandArgs } from '../args';
+import { readJsonInput } from '../input';
+import type { CliCommand, CliIO } from '../io';
+import { interruptSignal, printOutcome } from '../outcome';
+import { createRuntime, reportError } from '../runtime';
+
+/** Default tool of a request file without a `tool` field. */
+export const DEFAULT_REQUEST_TOOL = 'jev_step';
+
+/**
+ * Splits a `*.jev.json` request file into its tool name and the tool input: `{"tool": NAME, ...input}`,
+ * `tool` defaulting to jev_step. Throws JevError INVALID_INPUT when the file is not an object or `tool`
+ * is not a non-empty string.
+ */
+export function splitRequestFile(value: unknown, label: string): { tool: string; input: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidInput(`${label}: a request file must be a JSON object ({"tool": …, …tool input}).`);
+  }
+  const { tool, ...input } = value as Record<string, unknown>;
+  if (tool !== undefined && (typeof tool !== 'string' || tool.trim() === '')) {
+    throw invalidInput(`${label}: tool: must be a tool name such as "jev_step".`);
+  }
+  return { tool: (tool as string | undefined) ?? DEFAULT_REQUEST_TOOL, input };
+}
+
+/**
+ * `jevcp step FILE.jev.json [--json]`: runs the request file's tool (default jev_step) and prints the
+ * decision: handoff, action, reason codes, thresholds, selected call, signals, labelled with the model.
+ * With `--agent NAME [--execute]` the step runs through the agent's registry (`delegate`).
+ * Exit 0 on a decision, 2 invalid input/config, 3 provider failure.
+ */
+export function makeStepCommand(delegate?: (args: string[], io: CliIO) => Promise<number>): CliCommand {
+  return async (args, io) => {
+    if (delegate && args.some((a) => a === '--agent' || a.startsWith('--agent='))) return delegate(args, io);
+    try {
+      const { values, positionals } = parseCommandArgs('step', args, { json: { type: 'boolean' } }, true);
+      if (positionals.length !== 1) throw invalidInput('step: give exactly one request file, e.g. `jevcp step examples/parser-fix.jev.json`.');
+      const file = positionals[0]!;
+      const runtime = createRuntime(io);
+      try {
+        const { tool, input } = splitRequestFile(await readJsonInput(file, io), file);
+        if (!runtime.service.tools.has(tool)) {
+          throw invalidInput(`${file}: tool: unknown tool ${JSON.stringify(tool)}; known tools: ${[...runtime.service.tools.keys()].join(', ')}.`);
+        }
+        const interrupt = interruptSignal();
+        try {
+          const outcome = await runtime.service.call(tool, input, { agent: 'cli', signal: interrupt.signal });
+          return printOutcome(io, tool, outcome, values.json === true);
+        } finally {
+          interrupt.dispose();
+        }
+      } finally {
+        runtime.close();
+      }
+    } catch (err) {
+      return reportError(io, err);
+    }
+  };
+}

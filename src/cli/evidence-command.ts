@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+
+/** Characters of evidence-command output kept (the tail, where test summaries are). */
+export const EVIDENCE_OUTPUT_CHARS = 16_000;
+/** Default time limit of the evidence command, ms. */
+export const DEFAULT_EVIDENCE_TIMEOUT_MS = 120_000;
+
+/** What the evidence command did. */
+export interface EvidenceRun {
+  command: string;
+  /** Exit status; null when it timed out, was killed or could not start. */
+  exitCode: number | null;
+  timedOut: boolean;
+  /** Why it could not start, when it could not. */
+  startError?: string;
+  /** Combined stdout+stderr, only the last EVIDENCE_OUTPUT_CHARS characters. */
+  output: string;
+  /** Characters dropped from the start of the output. */
+  omittedChars: number;
+  durationMs: number;
+}
+
+/**
+ * Runs `command` through the platform shell in `cwd` with a time limit (the whole process group is
+ * killed on timeout on POSIX). Never throws: failures are part of the evidence.
+ */
+export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEFAULT_EVIDENCE_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<EvidenceRun> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    let output = '';
+    let total = 0;
+    let timedOut = false;
+    let settled = false;
+    const child = spawn(command, { cwd, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+    const take = (chunk: Buffer) => {
+      const s = chunk.toString('utf8');
+      total += s.length;
+      output = (output + s).slice(-EVIDENCE_OUTPUT_CHARS);
+    };
+    child.stdout?.on('data', take);
+    child.stderr?.on('data', take);
+    const kill = () => {
+      try {
+        if (process.platform !== 'win32' && child.pid) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, timeoutMs);
+    const finish = (exitCode: number | null, startError?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ command, exitCode: timedOut ? null : exitCode, timedOut, startError, output, omittedChars: Math.max(0, total - output.length), durationMs: Date.now() - started });
+    };
+    child.on('error', (err) => finish(null, (err as { code?: string }).code ?? 'error'));
+    child.on('close', (code) => finish(code));
+  });
+}
+
+/** The run as one evidence text: the command, how it ended, then its output. */
+export function evidenceText(run: EvidenceRun): string {
+  const ended = run.startError
+    ? `could not start (${run.startError})`
+    : run.timedOut
+      ? `timed out after ${run.durationMs} ms and was stopped`
+      : `exit code ${run.exitCode}`;
+  const omitted = run.omittedChars > 0 ? `[first ${run.omittedChars} characters of output omitted]\n` : '';
+  return `$ ${run.command}\n(${ended})\n${omitted}${run.output}`;
+}

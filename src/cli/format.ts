@@ -1,0 +1,121 @@
+/**
+ * Human-readable decision printouts for the CLI. Every printout names the model that answered and
+ * labels the mock judge, so a mock decision is never mistaken for a real one.
+ */
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Probability/confidence as a short decimal (at most 3 places). */
+export function num(v: unknown): string {
+  return typeof v === 'number' ? String(Math.round(v * 1000) / 1000) : String(v);
+}
+
+/** `model jev-latest+mock (mock judge: deterministic, not a real judgment)` etc. */
+export function modelLabel(model: unknown): string {
+  const m = typeof model === 'string' ? model : 'unknown';
+  if (m.endsWith('+mock')) return `${m} (mock judge: deterministic, not a real judgment)`;
+  if (m === 'local-policy') return `${m} (decided locally, no judgment request)`;
+  return m;
+}
+
+function thresholds(t: unknown): string | undefined {
+  if (!isObj(t)) return undefined;
+  return Object.entries(t)
+    .map(([k, v]) => `${k} ${num(v)}`)
+    .join(', ');
+}
+
+function choiceLine(v: unknown): string | undefined {
+  if (!isObj(v) || typeof v.choice !== 'string') return undefined;
+  return `${v.choice} (${num(v.confidence)})`;
+}
+
+function row(lines: string[], label: string, value: string | undefined): void {
+  if (value !== undefined && value !== '') lines.push(`  ${label.padEnd(12)}${value}`);
+}
+
+/** Printout of one successful tool result. `tool` names the tool; unknown fields are left to --json. */
+export function formatDecision(tool: string, result: unknown): string {
+  const r = isObj(result) ? result : {};
+  const lines = [`${tool} — model ${modelLabel(r.model)}`];
+  row(lines, 'handoff', typeof r.handoff === 'string' ? r.handoff : undefined);
+  row(lines, 'action', typeof r.action === 'string' ? r.action : undefined);
+  row(lines, 'reasons', Array.isArray(r.reason_codes) ? r.reason_codes.join(', ') : undefined);
+  row(lines, 'thresholds', thresholds(r.thresholds));
+
+  if ('call' in r) {
+    const c = r.call;
+    row(lines, 'call', isObj(c) ? `${String(c.name)} ${JSON.stringify(c.arguments)} (candidate ${String(c.candidate_id)})` : 'none');
+  }
+  if (isObj(r.selection)) {
+    const s = r.selection;
+    row(lines, 'selection', `${s.id === null ? 'none' : String(s.id)} (confidence ${num(s.confidence)}, suitability ${s.suitability === null ? 'n/a' : num(s.suitability)})`);
+  }
+  if (Array.isArray(r.blocked_candidates) && r.blocked_candidates.length > 0) {
+    row(lines, 'blocked', r.blocked_candidates.map((b) => (isObj(b) ? `${String(b.id)} (${(b.reason_codes as string[] | undefined)?.join(', ') ?? ''})` : '')).join('; '));
+  }
+  if (isObj(r.partner_model)) {
+    const p = r.partner_model;
+    const codes = Array.isArray(p.reason_codes) && p.reason_codes.length ? ` — ${p.reason_codes.join(', ')}` : '';
+    row(lines, 'partner', p.required === true ? `required, tier ${String(p.tier)}${codes}` : `not required${codes}`);
+  }
+  const signals = [
+    choiceLine(r.next) && `next ${choiceLine(r.next)}`,
+    isObj(r.risk) && `risk ${num(r.risk.score)}/2 (${num(r.risk.confidence)})`,
+    choiceLine(r.model_tier) && `tier ${choiceLine(r.model_tier)}`,
+    choiceLine(r.focus) && `focus ${choiceLine(r.focus)}`,
+  ].filter(Boolean);
+  row(lines, 'signals', signals.join(' · '));
+  const nouls = ['done_enough', 'needs_more_context', 'needs_generation', 'tests_likely_fail']
+    .filter((k) => typeof r[k] === 'number')
+    .map((k) => `${k} ${num(r[k])}`);
+  row(lines, '', nouls.join(' · '));
+
+  if (isObj(r.review)) formatReview(lines, r.review, true);
+  else if (typeof r.composite === 'number') formatReview(lines, r, false);
+  if (isObj(r.verification)) formatVerification(lines, r.verification);
+  else if (Array.isArray(r.results)) formatVerification(lines, r);
+
+  if (isObj(r.recommendation)) row(lines, 'screen', `${String(r.recommendation.action)} — ${String(r.recommendation.reason)}`);
+  if (typeof r.winner === 'string') {
+    row(lines, 'winner', `${r.winner} (${num(r.winner_confidence)}); exists ${num(r.exists)} → ${String(r.exists_verdict)}`);
+    if (Array.isArray(r.top)) row(lines, 'top', r.top.map((t) => (isObj(t) ? `${String(t.id)} ${num(t.probability)}` : '')).join(', '));
+  }
+  if (typeof r.noul === 'number') row(lines, 'noul', num(r.noul));
+  if (typeof r.choice === 'string') row(lines, 'choice', `${r.choice} (${num(r.confidence)})`);
+  if (typeof r.score === 'number') row(lines, 'score', `${num(r.score)} (${num(r.confidence)})`);
+  if (isObj(r.policy)) row(lines, 'policy', String(r.policy.result));
+
+  if (isObj(r.coverage)) {
+    const c = r.coverage;
+    row(lines, 'coverage', c.complete === true ? 'complete' : `INCOMPLETE — evaluated ${String(c.evaluated_chars)} of ${String(c.original_chars)} chars (never auto)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function formatReview(lines: string[], review: Obj, showAction: boolean): void {
+  const scores = isObj(review.scores)
+    ? Object.entries(review.scores)
+        .map(([k, v]) => `${k} ${isObj(v) ? num(v.score) : '?'}`)
+        .join(', ')
+    : '';
+  const action = showAction && typeof review.action === 'string' ? `${review.action}; ` : '';
+  row(lines, 'review', `${action}composite ${num(review.composite)}, safe_to_apply ${num(review.safe_to_apply)}${scores ? ` — ${scores}` : ''}`);
+}
+
+function formatVerification(lines: string[], v: Obj): void {
+  if (isObj(v.summary)) {
+    const s = v.summary;
+    row(lines, 'claims', `${String(s.verified)} verified, ${String(s.contradicted)} contradicted, ${String(s.unsupported)} unsupported, ${String(s.needs_review)} need review${typeof v.action === 'string' ? ` (verification ${v.action})` : ''}`);
+  }
+  if (Array.isArray(v.results)) {
+    for (const item of v.results.slice(0, 20)) {
+      if (!isObj(item)) continue;
+      const claim = String(item.claim);
+      lines.push(`    - [${String(item.verdict)} ${num(item.confidence)} → ${String(item.action)}] ${claim.length > 100 ? `${claim.slice(0, 99)}…` : claim}`);
+    }
+    if (v.results.length > 20) lines.push(`    … ${v.results.length - 20} more (use --json)`);
+  }
+}

@@ -1,0 +1,63 @@
+import { runOracleServer } from '../registry/oracle-server';
+import { callCommand } from './commands/call';
+import { doctorCommand } from './commands/doctor';
+import { gateCommand } from './commands/gate';
+import { helpCommand, USAGE } from './commands/help';
+import { ledgerCommand } from './commands/ledger';
+import { serveCommand } from './commands/serve';
+import { makeStepCommand } from './commands/step';
+import { EXIT, type CliCommand, type CliIO } from './io';
+
+/** Subcommands by name. `oracle-server` is hidden: the deterministic oracle MCP server used by MCP_ORACLE. */
+export const COMMANDS: Readonly<Record<string, CliCommand>> = {
+  serve: serveCommand,
+  call: callCommand,
+  step: makeStepCommand(),
+  gate: gateCommand,
+  doctor: doctorCommand,
+  ledger: ledgerCommand,
+  help: helpCommand,
+  'oracle-server': async () => {
+    await runOracleServer();
+    return EXIT.OK;
+  },
+};
+
+/**
+ * Runs `jevcp ARGS…` and resolves to the exit code. No arguments or `help`/`--help`/`-h` → usage on
+ * stdout (0); an unknown command → usage on stderr (2).
+ */
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h') return helpCommand([], io);
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${USAGE.split(' ')[1]}\n`);
+    return EXIT.OK;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr.write(`jevcp: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    return EXIT.INVALID;
+  }
+  return command(rest, io);
+}
+
+/** Process entry: real streams and environment; the exit code is set once the command settles. */
+async function main(): Promise<void> {
+  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  let code: number;
+  try {
+    code = await runCli(process.argv.slice(2), io);
+  } catch (err) {
+    // Commands report their own errors; this is a last resort that never prints a stack with secrets.
+    io.stderr.write(`jevcp: unexpected failure (${(err as Error)?.name ?? 'error'}: ${(err as Error)?.message ?? String(err)})\n`);
+    code = EXIT.OPERATIONAL;
+  }
+  process.exitCode = code;
+  // Exit once our output is flushed, even if an idle keep-alive socket to the backend is still open.
+  await new Promise<void>((resolve) => io.stdout.write('', () => resolve()));
+  await new Promise<void>((resolve) => io.stderr.write('', () => resolve()));
+  process.exit(code);
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,37 @@
+import type { CallOutcome } from '../tools/runner';
+import { formatDecision } from './format';
+import { EXIT, type CliIO } from './io';
+import { exitCodeForError } from './runtime';
+
+/**
+ * Prints a tool outcome and returns the exit code. `--json`: the result (or `{"error":…}`) as JSON on
+ * stdout. Human: the decision printout on stdout, or `jevcp: CODE: message` on stderr.
+ * Success → 0 (a decision is not a gate here); failure → 2 (invalid input/config) or 3 (provider).
+ */
+export function printOutcome(io: CliIO, tool: string, outcome: CallOutcome, json: boolean): number {
+  if (outcome.ok) {
+    io.stdout.write(json ? `${JSON.stringify(outcome.result, null, 2)}\n` : formatDecision(tool, outcome.result));
+    return EXIT.OK;
+  }
+  if (json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
+  io.stderr.write(`jevcp: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n`);
+  return exitCodeForError(outcome.error);
+}
+
+/**
+ * An AbortSignal that fires on SIGINT/SIGTERM while a judgment runs (the upstream request is cancelled and
+ * the command fails closed). Call `dispose` when done.
+ */
+export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { loadConfig, type JevConfig } from '../config/env';
+import { JevError, toJevError } from '../judgment/errors';
+import { JsonlLedger } from '../ledger/jsonl';
+import { createProvider, providerLabel } from '../providers/factory';
+import type { JudgmentProvider } from '../providers/port';
+import { SpendCap } from '../providers/spend-cap';
+import { ALL_TOOLS } from '../tools';
+import { JudgmentService } from '../tools/runner';
+import { EXIT, type CliIO } from './io';
+
+/** Everything a judging command needs, built once per invocation from the environment. */
+export interface Runtime {
+  config: JevConfig;
+  provider: JudgmentProvider;
+  spendCap: SpendCap;
+  service: JudgmentService;
+  /** Open ledger sink when JEV_LEDGER is set. */
+  ledger?: JsonlLedger;
+  /** Human label of the provider, e.g. `mock (no backend configured)`. */
+  label: string;
+  close(): void;
+}
+
+/** Options of `createRuntime`. */
+export interface RuntimeOptions {
+  /** Open the JEV_LEDGER sink (default true). */
+  ledger?: boolean;
+  /** Print the one-line mock notice on stderr when the mock judge is in use (default true). */
+  mockNotice?: boolean;
+}
+
+/**
+ * Loads configuration (throws JevError CONFIG_ERROR), builds the provider (one process-wide spend cap),
+ * opens the ledger when configured, and says on stderr — in one line — when the mock judge answers.
+ */
+export function createRuntime(io: CliIO, options: RuntimeOptions = {}): Runtime {
+  const config = loadConfig(io.env);
+  const spendCap = new SpendCap(config.spendCap);
+  const provider = createProvider(config, spendCap);
+  const ledger = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath) : undefined;
+  const service = new JudgmentService({
+    provider,
+    tools: ALL_TOOLS,
+    floors: config.floors,
+    model: config.model,
+    timeoutMs: config.timeoutMs,
+    ledger,
+  });
+  if (options.mockNotice !== false && config.provider === 'mock') io.stderr.write(`${mockNotice(config)}\n`);
+  return { config, provider, spendCap, service, ledger, label: providerLabel(config), close: () => ledger?.close() };
+}
+
+/** The one-line stderr notice shown whenever the mock judge is used. */
+export function mockNotice(config: JevConfig): string {
+  const why = config.providerReason === 'no backend configured' ? 'no backend configured' : `${config.providerReason} is set`;
+  return `jevcp: ${why} — using the mock judge (deterministic, not a real judgment)`;
+}
+
+/**
+ * Exit code of a failed judgment (DESIGN "The CLI"): invalid input or configuration → 2; provider or
+ * operational failure (timeout, cancellation, API error, invalid response) → 3.
+ */
+export function exitCodeForError(error: JevError): number {
+  switch (error.code) {
+    case 'INVALID_INPUT':
+    case 'INPUT_TOO_LARGE':
+    case 'CONFIG_ERROR':
+      return EXIT.INVALID;
+    default:
+      return EXIT.OPERATIONAL;
+  }
+}
+
+/** Prints `jevcp: <CODE>: <message>` on stderr and returns the exit code for `err`. */
+export function reportError(io: CliIO, err: unknown): number {
+  const error = toJevError(err);
+  io.stderr.write(`jevcp: ${error.code}: ${error.message}\n`);
+  return exitCodeForError(error);
+}

@@ -1,0 +1,145 @@
+import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { configError } from '../judgment/errors';
+import type { DecisionRecord } from './record';
+import type { LedgerSink } from './sink';
+
+/**
+ * Append-only JSONL decision ledger (DESIGN "ledger"): one compact JSON DecisionRecord per line, each
+ * line written with a single `write` on an O_APPEND descriptor, so concurrent writers never interleave
+ * inside a line and a crash can only leave the LAST line half-written. File mode 0600 (the records hold
+ * task text, diffs and evidence); the parent directory is created (0700) when missing.
+ */
+export class JsonlLedger implements LedgerSink {
+  private fd: number | undefined;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /**
+   * Opens (creating if needed) the ledger at `path`. An existing file that is group/world accessible is
+   * narrowed to 0600. If the file ends in a torn line (no final newline), a newline is written first so
+   * the next record starts on its own line and the torn one stays an unreadable line that readers skip.
+   * Throws JevError CONFIG_ERROR `Cannot open the ledger file …` with the OS error code.
+   */
+  static open(path: string): JsonlLedger {
+    let fd: number;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      fd = openSync(path, 'a', 0o600);
+    } catch (err) {
+      throw configError(`Cannot open the ledger file ${JSON.stringify(path)} (${errorCode(err)}).`);
+    }
+    try {
+      const stat = fstatSync(fd);
+      if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+      if (stat.size > 0 && lastByte(path, stat.size) !== 0x0a) writeSync(fd, '\n');
+    } catch (err) {
+      closeSync(fd);
+      throw configError(`Cannot prepare the ledger file ${JSON.stringify(path)} (${errorCode(err)}).`);
+    }
+    return new JsonlLedger(path, fd);
+  }
+
+  /**
+   * Appends one record as one line. Rejects with an Error when closed or the write fails (the runner
+   * ignores ledger failures, so a judgment is never changed by them). Non-finite numbers cannot occur in
+   * JSON text; `JSON.stringify` writes them as null.
+   */
+  async append(record: DecisionRecord): Promise<void> {
+    if (this.fd === undefined) throw new Error('ledger is closed');
+    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    let offset = 0;
+    // One write for the whole line; a short write (rare, e.g. disk full) continues where it stopped.
+    while (offset < line.length) offset += writeSync(this.fd, line, offset, line.length - offset);
+  }
+
+  /** Closes the file; later appends reject. Idempotent. */
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+function lastByte(path: string, size: number): number {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(1);
+    readSync(fd, buf, 0, 1, size - 1);
+    return buf[0]!;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' ? code : 'error';
+}
+
+/** A line of the ledger that was not returned as a record, and why. Lines are numbered from 1. */
+export interface SkippedLine {
+  line: number;
+  reason: 'torn last line' | 'invalid JSON' | 'not a decision record';
+}
+
+/** Result of reading a ledger: the records in file order and every line that was skipped. */
+export interface LedgerContents {
+  records: DecisionRecord[];
+  skipped: SkippedLine[];
+}
+
+/**
+ * Reads a ledger tolerantly. A last line without its newline is a torn write and is skipped (and
+ * reported) even if it happens to parse; other lines that are not JSON, or not a version-1 record
+ * (`v`, `kind`, `id`, `tool`, `time` checked), are skipped and reported; blank lines are ignored.
+ * A record is never pieced together from parts of lines. Missing file → no records.
+ * Throws the fs error for other read failures.
+ */
+export function readLedger(path: string): LedgerContents {
+  if (!existsSync(path)) return { records: [], skipped: [] };
+  return parseLedger(readFileSync(path, 'utf8'));
+}
+
+/** Parses ledger text (see `readLedger`). */
+export function parseLedger(text: string): LedgerContents {
+  const records: DecisionRecord[] = [];
+  const skipped: SkippedLine[] = [];
+  const lines = text.split('\n');
+  // After the final '\n' split() yields '' — anything else there is an unterminated (torn) line.
+  const tail = lines.pop() ?? '';
+  lines.forEach((raw, i) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      skipped.push({ line: i + 1, reason: 'invalid JSON' });
+      return;
+    }
+    if (isDecisionRecord(value)) records.push(value);
+    else skipped.push({ line: i + 1, reason: 'not a decision record' });
+  });
+  if (tail.trim() !== '') skipped.push({ line: lines.length + 1, reason: 'torn last line' });
+  return { records, skipped };
+}
+
+/** Structural check of a parsed line: a version-1 decision or execution record. */
+export function isDecisionRecord(value: unknown): value is DecisionRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const r = value as Record<string, unknown>;
+  return (
+    r.v === 1 &&
+    (r.kind === 'decision' || r.kind === 'execution') &&
+    typeof r.id === 'string' &&
+    typeof r.tool === 'string' &&
+    typeof r.time === 'string' &&
+    Array.isArray(r.exchanges ?? [])
+  );
+}
