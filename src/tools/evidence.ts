@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS, MAX_TOTAL_TOKENS, questionEstimates } from '../judgment/budget';
 import { invalidInput, JevError } from '../judgment/errors';
+import type { QuestionMap } from '../judgment/types';
 import { text } from './schemas';
 
 /**
@@ -55,4 +57,19 @@ export function assertUniqueEvidenceIds(evidence: Evidence): void {
     if (seen.has(item.id)) throw invalidInput(`evidence[${i}].id: duplicate evidence id ${JSON.stringify(item.id)}; ids must be unique.`);
     seen.add(item.id);
   });
+}
+
+/**
+ * One question per claim shares the 64 000-token request budget (jev-tools-spec §5), so a long claim list can
+ * exceed it before any state is added. Throws INPUT_TOO_LARGE naming `claims` and a count that fits, so the
+ * failure happens at parse time, before any request.
+ */
+export function assertClaimQuestionsFit(questions: QuestionMap, claimCount: number): void {
+  const { questions: q, longest } = questionEstimates(questions);
+  if (q <= MAX_TOTAL_TOKENS && longest <= MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS) return;
+  const fits = Math.max(1, Math.floor((claimCount * MAX_TOTAL_TOKENS) / q) - 1);
+  throw new JevError(
+    'INPUT_TOO_LARGE',
+    `claims: ${claimCount} claims need about ${q} estimated tokens of questions, over the ${MAX_TOTAL_TOKENS}-token request budget; send at most about ${fits} claims per request.`,
+  );
 }

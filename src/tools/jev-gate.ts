@@ -4,7 +4,7 @@ import { worstAction } from '../policy/actions';
 import { projectReview } from '../policy/review';
 import { tightenJudgmentThresholds } from '../policy/thresholds';
 import { GATE_REASON_CODES, claimJudgment, gateItemAction, gateReasonCodes, summarizeClaims } from '../policy/verify';
-import { assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
+import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
 import { judgmentThresholdsSchema, packReview, reviewProjectionSchema } from './jev-review';
 import { claimAnswer, claimQuestion, claimQuestionId, claimResultSchema, verifySummarySchema, type ClaimResult } from './jev-verify';
 import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
@@ -138,6 +138,7 @@ export const jevGateTool: ToolDefinition<GateInput, GateResult> = {
     precheckClaims(args);
     const input = parseArgs(gateInputSchema, args, ['claims']);
     assertUniqueEvidenceIds(input.evidence);
+    assertClaimQuestionsFit(packGate(input.claims.length), input.claims.length);
     tightenJudgmentThresholds(input.auto_accept, input.review_at, floors.auto_accept, floors.review_at);
     return input;
   },
