@@ -6,6 +6,7 @@
  * from the first token's top_logprobs over the option labels (see distribution.ts for the floor rule,
  * tournament.ts for large option lists, answers.ts for the answer shapes).
  */
+import { setMaxListeners } from 'node:events';
 import { JevError, configError, invalidInput, toJevError } from '../../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse, Usage } from '../../judgment/types';
 import { normalizeBaseUrl } from '../base-url';
@@ -118,6 +119,8 @@ export class OpenAiProvider implements JudgmentProvider {
 
     // One internal signal: caller cancellation, the deadline, or the first failing question stops all.
     const inner = new AbortController();
+    // Every queued question and in-flight attempt listens to this signal; dozens are normal here.
+    setMaxListeners(0, inner.signal);
     const onCancel = () => inner.abort(new JevError('CANCELLED', 'The request was cancelled.'));
     if (ctx.signal.aborted) onCancel();
     else ctx.signal.addEventListener('abort', onCancel, { once: true });
