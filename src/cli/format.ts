@@ -43,7 +43,9 @@ export function formatDecision(tool: string, result: unknown): string {
   row(lines, 'handoff', typeof r.handoff === 'string' ? r.handoff : undefined);
   row(lines, 'action', typeof r.action === 'string' ? r.action : undefined);
   row(lines, 'reasons', Array.isArray(r.reason_codes) ? r.reason_codes.join(', ') : undefined);
-  row(lines, 'thresholds', thresholds(r.thresholds));
+  // jev_gate nests its thresholds in review/verification; show the effective pair either way.
+  const nested = isObj(r.review) ? r.review.thresholds : isObj(r.verification) ? r.verification.thresholds : undefined;
+  row(lines, 'thresholds', thresholds(r.thresholds ?? nested));
 
   if ('call' in r) {
     const c = r.call;
