@@ -329,6 +329,13 @@ describe('doctor logprobs check', () => {
     assert.ok(!JSON.stringify(check).includes(KEY));
   });
 
+  test('no base URL → ok false with CONFIG_ERROR, nothing sent', async () => {
+    const check = await checkLogprobs({ baseUrl: '', model: 'm' });
+    assert.equal(check.ok, false);
+    assert.equal(check.error?.code, 'CONFIG_ERROR');
+    assert.equal(fake.count(), 0);
+  });
+
   test('no logprobs → ok false with CONFIG_ERROR', async () => {
     fake.script(noLogprobsCompletion());
     const check = await checkLogprobs({ baseUrl: fake.url, model: 'm' });

@@ -3,7 +3,7 @@
  * completion with top_logprobs, and does the model put the option labels among its top tokens?
  * One probe request (noul question, labels Y/N), at most one attempt, within `timeoutMs`.
  */
-import { JevError, toJevError, type JevErrorDetails } from '../../judgment/errors';
+import { JevError, configError, toJevError, type JevErrorDetails } from '../../judgment/errors';
 import { normalizeBaseUrl } from '../base-url';
 import { resolveRetryOptions } from '../http-retry';
 import { SpendCap } from '../spend-cap';
@@ -56,6 +56,7 @@ export async function checkLogprobs(options: LogprobsCheckOptions): Promise<Logp
   const model = options.model.trim();
   let endpoint: string | undefined;
   try {
+    if (options.baseUrl.trim() === '') throw configError('JEV_BASE_URL must be set for the openai provider.');
     endpoint = chatCompletionsUrl(normalizeBaseUrl(options.baseUrl));
     const headers = requestHeaders(options.apiKey);
     const prompt = noulPrompt(PROBE_STATE, PROBE_QUESTION);
