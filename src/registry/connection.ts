@@ -1,0 +1,553 @@
+import type { ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { ToolCallError } from './errors';
+import { LineRing } from './ring';
+import { DEFAULT_CALL_TIMEOUT_MS, describeServerTarget, isHttpConfig, type ServerConfig } from './servers';
+
+/**
+ * One persistent MCP client connection (issue #3 "MCP connections"; tool-registry-spec §5 weaknesses 2–5):
+ * spawned or connected once and reused; a status (starting | ready | error with its reason); a per-call
+ * timeout; restart with exponential backoff after a crash; tool list refreshed on tools/list_changed;
+ * a stdout line that is not JSON-RPC ends the session with an error naming the line (never a hang);
+ * stderr kept in a bounded ring; close() leaves no child process behind.
+ */
+
+/** Lifecycle state of a connection. `closed` only after close(). */
+export type ConnectionState = 'starting' | 'ready' | 'error' | 'closed';
+
+/** Snapshot of a connection's health, as shown by `jevcp servers` and the panel. */
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** Why the state is `error` (spawn error text, exit code, last stderr lines, timeout, bad stdout line). */
+  reason?: string;
+  /** Epoch ms of the last state change. */
+  since: number;
+  /** Restarts attempted after failures since the last stable period. */
+  restarts: number;
+  /** Epoch ms of the next scheduled restart, when one is scheduled. */
+  nextRestartAt?: number;
+  /** Child process id of a live stdio server. */
+  pid?: number;
+}
+
+/** A tool as advertised by a server (tools/list). */
+export interface RemoteTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Tool['annotations'];
+}
+
+/** Restart after a crash: delay = min(baseDelayMs · 2^(n−1), maxDelayMs) for the n-th consecutive failure. */
+export interface RestartPolicy {
+  /** Consecutive failed starts/crashes after which the connection stays in error (default 5). */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Ready this long (ms) → the failure count resets (default 30 000). */
+  stableMs: number;
+}
+
+export const DEFAULT_RESTART: RestartPolicy = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, stableMs: 30_000 });
+
+/** Options shared by every connection of a registry. */
+export interface ConnectionOptions {
+  /** Per-call timeout, ms, unless the server config sets `timeoutMs` (default 60 000). */
+  timeoutMs?: number;
+  /** Limit for spawn + initialize + first tools/list, ms (default 30 000). */
+  startupTimeoutMs?: number;
+  restart?: Partial<RestartPolicy>;
+  /** stderr ring size: lines and characters per line (defaults 200 and 1 000). */
+  stderrLines?: number;
+  stderrLineChars?: number;
+  /** Working folder for stdio servers whose config has no cwd (default: the host's). */
+  cwd?: string;
+  clientInfo?: { name: string; version: string };
+  onStatus?: (connection: McpConnection) => void;
+  onToolsChanged?: (connection: McpConnection) => void;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+interface Session {
+  gen: number;
+  client: Client;
+  transport: Transport;
+  child?: ChildProcess;
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+  /** Last complete stdout lines (each ≤ 4 096 chars), used to name a bad line. */
+  stdoutLines: string[];
+  stdoutPartial: string;
+  /** Set when the session was ended on purpose because of a protocol fault. */
+  fault?: string;
+  disposed?: Promise<void>;
+}
+
+// Children still alive, killed if the host process exits without a clean shutdown (no orphans).
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function trackChild(child: ChildProcess): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const c of liveChildren) {
+        try {
+          c.kill('SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+}
+
+/** StdioClientTransport that reports its child right after spawn (to watch exit code and stdout lines). */
+class WatchedStdioTransport extends StdioClientTransport {
+  constructor(
+    params: StdioServerParameters,
+    private readonly onSpawn: (child: ChildProcess) => void,
+  ) {
+    super(params);
+  }
+
+  override async start(): Promise<void> {
+    await super.start();
+    // The SDK keeps the child private; SDK major 1 is pinned in package.json, and a missing field only
+    // costs exit codes and line naming in messages, never correctness.
+    const child = (this as unknown as { _process?: ChildProcess })._process;
+    if (child) this.onSpawn(child);
+  }
+}
+
+const STDOUT_KEEP_LINES = 16;
+const STDOUT_LINE_CHARS = 4_096;
+
+function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** True when `line` is one JSON-RPC message (what the SDK would accept). */
+function isJsonRpcLine(line: string): boolean {
+  try {
+    return JSONRPCMessageSchema.safeParse(JSON.parse(line)).success;
+  } catch {
+    return false;
+  }
+}
+
+function isStreamParseError(err: unknown): boolean {
+  if (err instanceof SyntaxError) return true;
+  const e = err as { name?: string; message?: string };
+  return e?.name === 'ZodError' || (typeof e?.message === 'string' && e.message.startsWith('ReadBuffer exceeded'));
+}
+
+/** A persistent connection to one MCP server. Create, then `start()`; `close()` when done. */
+export class McpConnection {
+  private state: ConnectionStatus = { state: 'starting', since: Date.now(), restarts: 0 };
+  private current?: Session;
+  private readonly sessions = new Set<Session>();
+  private gen = 0;
+  private starting?: Promise<ConnectionStatus>;
+  private restartTimer?: NodeJS.Timeout;
+  private failures = 0;
+  private readyAt = 0;
+  private closing = false;
+  private everStarted = false;
+  private knownTools: RemoteTool[] = [];
+  private listed = false;
+  private refreshing?: Promise<void>;
+  private refreshAgain = false;
+  private readonly policy: RestartPolicy;
+  private readonly ring: LineRing;
+
+  constructor(
+    readonly name: string,
+    readonly config: ServerConfig,
+    private readonly options: ConnectionOptions = {},
+  ) {
+    this.policy = { ...DEFAULT_RESTART, ...options.restart };
+    this.ring = new LineRing(options.stderrLines ?? 200, options.stderrLineChars ?? 1_000);
+  }
+
+  /** Current status (a copy). */
+  get status(): ConnectionStatus {
+    return { ...this.state, pid: this.current?.child?.pid ?? undefined };
+  }
+
+  /** `stdio` or `http`. */
+  get transportKind(): 'stdio' | 'http' {
+    return isHttpConfig(this.config) ? 'http' : 'stdio';
+  }
+
+  /** Secret-free target: the command line or the URL (no headers). */
+  get target(): string {
+    return describeServerTarget(this.config);
+  }
+
+  /** Last known tools (kept while in error so bare-name ownership stays stable). */
+  get tools(): readonly RemoteTool[] {
+    return this.knownTools;
+  }
+
+  /** True once the server's tools were listed at least once. */
+  get toolsKnown(): boolean {
+    return this.listed;
+  }
+
+  /** The SDK client of the live session (for measurements and advanced use), if ready. */
+  get client(): Client | undefined {
+    return this.state.state === 'ready' ? this.current?.client : undefined;
+  }
+
+  /** Kept stderr lines, oldest first (bounded). */
+  get stderr(): string[] {
+    return this.ring.lines();
+  }
+
+  /** stderr lines dropped because the ring was full. */
+  get stderrDropped(): number {
+    return this.ring.droppedLines;
+  }
+
+  /** Effective per-call timeout, ms. */
+  get timeoutMs(): number {
+    return this.config.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  }
+
+  /**
+   * Starts (or joins the start in progress). Resolves with the settled status (ready or error);
+   * never rejects. A connection in error with a restart scheduled is started again now.
+   */
+  start(): Promise<ConnectionStatus> {
+    if (this.closing) return Promise.resolve(this.status);
+    if (this.state.state === 'ready') return Promise.resolve(this.status);
+    this.everStarted = true;
+    if (!this.starting) {
+      if (this.restartTimer) {
+        clearTimeout(this.restartTimer);
+        this.restartTimer = undefined;
+      }
+      this.starting = this.attempt().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  /** Restarts now and resets the failure count (the panel's "restart" button). */
+  async restart(): Promise<ConnectionStatus> {
+    if (this.closing) return this.status;
+    this.failures = 0;
+    const old = this.current;
+    this.current = undefined;
+    if (old) await this.dispose(old);
+    this.setState({ state: 'error', reason: 'restart requested', since: Date.now(), restarts: this.state.restarts });
+    return this.start();
+  }
+
+  /** Resolves when the connection is not starting any more. */
+  async settled(): Promise<ConnectionStatus> {
+    if (this.starting) return this.starting;
+    return this.status;
+  }
+
+  private setState(next: ConnectionStatus): void {
+    this.state = next;
+    this.options.onStatus?.(this);
+  }
+
+  private async attempt(): Promise<ConnectionStatus> {
+    const gen = ++this.gen;
+    this.setState({ state: 'starting', since: Date.now(), restarts: this.state.restarts });
+    const startupTimeout = this.options.startupTimeoutMs ?? 30_000;
+    let session: Session | undefined;
+    try {
+      session = this.createSession(gen);
+      await session.client.connect(session.transport, { timeout: startupTimeout });
+      const tools = await this.listAll(session.client, startupTimeout);
+      if (gen !== this.gen || this.closing) {
+        await this.dispose(session);
+        return this.status;
+      }
+      this.current = session;
+      this.knownTools = tools;
+      this.listed = true;
+      this.readyAt = Date.now();
+      this.setState({ state: 'ready', since: Date.now(), restarts: this.state.restarts });
+      this.options.onToolsChanged?.(this);
+    } catch (err) {
+      if (session) await this.dispose(session);
+      if (gen !== this.gen || this.closing) return this.status;
+      const spawnFailed = !session?.child && !isHttpConfig(this.config) && (err as NodeJS.ErrnoException)?.code !== undefined;
+      this.fail(this.startFailure(session, err, startupTimeout), spawnFailed);
+    }
+    return this.status;
+  }
+
+  private createSession(gen: number): Session {
+    const client = new Client(this.options.clientInfo ?? { name: 'jev-control-panel', version: '0.1.0' }, { capabilities: {} });
+    let transport: Transport;
+    const session = { gen, client, stdoutLines: [], stdoutPartial: '' } as unknown as Session;
+    if (isHttpConfig(this.config)) {
+      transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: this.config.headers ? { headers: { ...this.config.headers } } : undefined,
+      });
+    } else {
+      const stdio = new WatchedStdioTransport(
+        {
+          command: this.config.command,
+          args: this.config.args ?? [],
+          env: { ...getDefaultEnvironment(), ...(this.config.env ?? {}) },
+          cwd: this.config.cwd ?? this.options.cwd,
+          stderr: 'pipe',
+        },
+        (child) => this.watchChild(session, child),
+      );
+      stdio.stderr?.on('data', (chunk: Buffer) => this.ring.push(chunk));
+      transport = stdio;
+    }
+    session.transport = transport;
+    this.sessions.add(session);
+    client.onclose = () => this.onSessionClosed(session);
+    client.onerror = (err) => this.onSessionError(session, err);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (session === this.current) await this.refreshTools();
+    });
+    return session;
+  }
+
+  private watchChild(session: Session, child: ChildProcess): void {
+    session.child = child;
+    trackChild(child);
+    child.once('exit', (code, signal) => {
+      session.exit = { code, signal };
+    });
+    child.stdout?.on('data', (chunk: Buffer) => {
+      let text = session.stdoutPartial + chunk.toString('utf8');
+      let nl: number;
+      while ((nl = text.indexOf('\n')) >= 0) {
+        session.stdoutLines.push(text.slice(0, Math.min(nl, STDOUT_LINE_CHARS)).replace(/\r$/, ''));
+        if (session.stdoutLines.length > STDOUT_KEEP_LINES) session.stdoutLines.shift();
+        text = text.slice(nl + 1);
+      }
+      session.stdoutPartial = text.length > STDOUT_LINE_CHARS ? text.slice(0, STDOUT_LINE_CHARS) : text;
+    });
+  }
+
+  private onSessionError(session: Session, err: Error): void {
+    if (session.fault || session.disposed || !isStreamParseError(err)) return;
+    // The SDK reports the parse error before our own stdout listener has seen the chunk: look next tick.
+    setImmediate(() => {
+      if (session.fault || session.disposed) return;
+      if (err.message?.startsWith('ReadBuffer exceeded')) {
+        session.fault = `printed more than the maximum message size on stdout without a newline (${clip(err.message, 120)})`;
+      } else {
+        const bad = [...session.stdoutLines].reverse().find((line) => line.trim() !== '' && !isJsonRpcLine(line));
+        session.fault = bad !== undefined
+          ? `printed a line on stdout that is not JSON-RPC: ${JSON.stringify(clip(bad))}`
+          : `printed output on stdout that is not JSON-RPC (${clip(err.message, 160)})`;
+      }
+      // A corrupted stream cannot be trusted for later messages: end the session now (pending calls fail
+      // with the fault instead of hanging until their timeout).
+      try {
+        session.child?.kill('SIGTERM');
+      } catch {
+        // already gone
+      }
+      void session.transport.close().catch(() => undefined);
+    });
+  }
+
+  private onSessionClosed(session: Session): void {
+    if (session !== this.current || this.closing) return;
+    this.current = undefined;
+    const reason = session.fault ?? this.exitText(session, 'closed the connection');
+    void this.dispose(session);
+    this.fail(reason, false);
+  }
+
+  private exitText(session: Session | undefined, fallback: string): string {
+    const exit = session?.exit;
+    const how = exit
+      ? exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
+      : fallback;
+    const tail = this.ring.tail(3).map((l) => clip(l, 200));
+    return tail.length ? `${how}; last stderr: ${tail.join(' | ')}` : how;
+  }
+
+  private startFailure(session: Session | undefined, err: unknown, startupTimeout: number): string {
+    if (session?.fault) return session.fault;
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      return `did not finish initialize within ${startupTimeout} ms` + (this.ring.tail(1).length ? `; last stderr: ${clip(this.ring.tail(1)[0])}` : '');
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    if (isHttpConfig(this.config)) {
+      const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+      return `cannot connect to ${this.target}: ${clip(cause?.code ?? cause?.message ?? message)}`;
+    }
+    if (!session?.child) return `cannot start ${JSON.stringify(this.config.command)}: ${clip(message)}`;
+    return `${this.exitText(session, 'closed the connection')} during startup`;
+  }
+
+  /** Marks the connection failed and schedules a restart unless the failure is permanent or too frequent. */
+  private fail(reason: string, permanent: boolean): void {
+    if (this.closing) return;
+    if (this.readyAt && Date.now() - this.readyAt >= this.policy.stableMs) this.failures = 0;
+    this.readyAt = 0;
+    this.failures++;
+    if (permanent || this.failures > this.policy.maxAttempts) {
+      const note = permanent ? '' : ` (gave up after ${this.policy.maxAttempts} restart attempts)`;
+      this.setState({ state: 'error', reason: reason + note, since: Date.now(), restarts: this.state.restarts });
+      return;
+    }
+    const delay = Math.min(this.policy.baseDelayMs * 2 ** (this.failures - 1), this.policy.maxDelayMs);
+    this.setState({ state: 'error', reason, since: Date.now(), restarts: this.state.restarts, nextRestartAt: Date.now() + delay });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.closing) return;
+      this.state = { ...this.state, restarts: this.state.restarts + 1 };
+      void this.start();
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private async listAll(client: Client, timeout: number): Promise<RemoteTool[]> {
+    const out: RemoteTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const res = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+      for (const t of res.tools) {
+        out.push({
+          name: t.name,
+          title: t.title ?? t.annotations?.title,
+          description: t.description ?? '',
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          outputSchema: t.outputSchema as Record<string, unknown> | undefined,
+          annotations: t.annotations,
+        });
+      }
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  /** Re-lists the tools (on tools/list_changed); concurrent requests coalesce into one more listing. */
+  async refreshTools(): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        const session = this.current;
+        if (!session) return;
+        try {
+          const tools = await this.listAll(session.client, this.options.startupTimeoutMs ?? 30_000);
+          if (session !== this.current) return;
+          this.knownTools = tools;
+          this.options.onToolsChanged?.(this);
+        } catch {
+          // A failed refresh keeps the previous list; a dead session is reported by its close handler.
+        }
+      } while (this.refreshAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  /**
+   * Calls tool `tool` (the server's own name) with `args`. Returns the raw MCP result (callers map it).
+   * Throws ToolCallError: `unavailable` when not ready (with the status reason), `timeout` after the
+   * per-call timeout, `transport` when the connection fails during the call (exit code, stderr tail, or
+   * the bad stdout line), `tool_error` when the server rejects the request, `cancelled` on abort.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+    const id = `${this.name}/${tool}`;
+    if (!this.everStarted) await this.start();
+    else if (this.starting) await this.settled();
+    const session = this.current;
+    if (this.state.state !== 'ready' || !session) {
+      const retry = this.state.nextRestartAt ? `; restarting in ${Math.max(0, this.state.nextRestartAt - Date.now())} ms` : '';
+      throw new ToolCallError('unavailable', id, `Server ${JSON.stringify(this.name)} is not available (${this.state.state}${this.state.reason ? `: ${this.state.reason}` : ''}${retry}).`, this.name);
+    }
+    const timeout = opts.timeoutMs ?? this.timeoutMs;
+    try {
+      return (await session.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: opts.signal })) as CallToolResult;
+    } catch (err) {
+      if (opts.signal?.aborted) throw new ToolCallError('cancelled', id, `The call to ${id} was cancelled.`, this.name, { cause: err });
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+        throw new ToolCallError('timeout', id, `${id} did not answer within ${timeout} ms (per-call timeout of server ${JSON.stringify(this.name)}).`, this.name, { cause: err });
+      }
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && session === this.current && !session.fault) {
+        throw new ToolCallError('tool_error', id, `${id} was rejected by the server: ${clip(err.message, 500)}`, this.name, { cause: err });
+      }
+      // The connection broke during the call: wait for the exit details, then explain.
+      await new Promise((r) => setImmediate(r));
+      const why = session.fault ?? this.exitText(session, isHttpConfig(this.config) ? `failed: ${clip((err as Error).message)}` : 'closed the connection');
+      if (isHttpConfig(this.config) && session === this.current) {
+        this.current = undefined;
+        void this.dispose(session);
+        this.fail(why, false);
+      }
+      throw new ToolCallError('transport', id, `Server ${JSON.stringify(this.name)} failed during the call to ${tool}: it ${why}.`, this.name, { cause: err });
+    }
+  }
+
+  private dispose(session: Session): Promise<void> {
+    if (!session.disposed) {
+      session.disposed = (async () => {
+        try {
+          await session.client.close();
+        } catch {
+          // closing a broken session may fail; the child is checked below
+        }
+        const child = session.child;
+        if (child && child.exitCode === null && child.signalCode === null) {
+          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+          try {
+            child.kill('SIGKILL');
+          } catch {
+            // already gone
+          }
+          await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000).unref())]);
+        }
+        this.sessions.delete(session);
+      })();
+    }
+    return session.disposed;
+  }
+
+  /** Closes the connection for good: cancels restarts and ends every session, killing its child. */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.gen++;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.current = undefined;
+    await Promise.all([...this.sessions].map((s) => this.dispose(s)));
+    this.state = { state: 'closed', since: Date.now(), restarts: this.state.restarts };
+    this.options.onStatus?.(this);
+  }
+}

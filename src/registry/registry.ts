@@ -1,0 +1,386 @@
+import type { JevErrorDetails } from '../judgment/errors';
+import type { ToolAnnotations } from '../tools/types';
+import { McpConnection, type ConnectionOptions, type ConnectionStatus } from './connection';
+import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
+import { decideGrant, grantWarnings, type AgentManifest, type ToolRef } from './manifest';
+import { checkJsonObject, mapCallResult } from './result';
+import { checkAgainstSchema } from './schema';
+import type { NamedServer, ServerSource } from './servers';
+
+export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors';
+
+/**
+ * The ToolRegistry (tool-contract "Shape", "Capability enforcement", "Transports"; tool-registry-spec §2.2–2.4).
+ * An agent never holds a tool: it asks the registry, which checks the agent's grants BEFORE any transport
+ * is touched, then dispatches in-process or to the MCP server that owns the tool.
+ *
+ * Tool ids: in-process tools by bare name; external tools as `<server>/<tool>`. A bare name that is not
+ * in-process resolves to the first configured server (config order) that lists it; every event and error
+ * shows the qualified id.
+ */
+
+/** What an in-process tool receives besides its params. */
+export interface ToolRunContext {
+  /** Name of the calling agent. */
+  agent: string;
+  signal?: AbortSignal;
+}
+
+/** An in-process tool: name, description and run (the contract's triple) plus schema and hints. */
+export interface ToolSpec {
+  /** Bare name: no `/`, no spaces. */
+  name: string;
+  description: string;
+  title?: string;
+  /** JSON Schema of the params (2020-12 unless `$schema` says otherwise). */
+  inputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  /**
+   * Validate params against `inputSchema` in the host before `run` (default true when a schema is set), so
+   * bad input fails the same way on every transport. Tools that parse their own input may turn it off.
+   */
+  validateParams?: boolean;
+  /** Runs the tool; must return (or resolve to) a plain JSON object. Throwing reports a tool error. */
+  run(params: Record<string, unknown>, ctx: ToolRunContext): unknown;
+}
+
+/** A tool as seen through the registry, whatever its transport. */
+export interface ResolvedTool {
+  /** Qualified id for external tools, bare name for in-process ones. */
+  id: string;
+  /** Bare tool name. */
+  name: string;
+  transport: 'in-process' | 'mcp';
+  server?: string;
+  description: string;
+  title?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  /** True when a bare call of `name` resolves to this tool. */
+  bareOwner: boolean;
+}
+
+/** The registry's answer to "why may (not) this agent call this tool". */
+export interface WhyAnswer extends GrantDecision {
+  /** False when no such tool is currently known (the decision then applies to the name as written). */
+  known: boolean;
+}
+
+/** Events for logs and the panel's feed (tool calls are recorded, spec §5 weakness 7). Params: names only. */
+export type RegistryEvent =
+  | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
+  | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
+  | { type: 'tool.denied'; time: number; agent: string; tool: string; rule: string | null; reason: string }
+  | { type: 'server.status'; time: number; server: string; status: ConnectionStatus }
+  | { type: 'server.tools'; time: number; server: string; tools: string[] };
+
+/** Status row of one configured server. */
+export interface ServerView {
+  name: string;
+  source: ServerSource;
+  transport: 'stdio' | 'http';
+  /** Command line or URL, without secrets (no env values, no headers). */
+  target: string;
+  status: ConnectionStatus;
+  /** Qualified ids of the server's last known tools. */
+  tools: string[];
+  timeoutMs: number;
+  /** Last stderr lines (bounded). */
+  stderr: string[];
+}
+
+/** Options of a ToolRegistry. */
+export interface RegistryOptions {
+  /** External servers in resolution order (config file first, then the env gate). */
+  servers?: NamedServer[];
+  connection?: ConnectionOptions;
+  onEvent?: (event: RegistryEvent) => void;
+}
+
+/** Per-call options. */
+export interface RegistryCallOptions {
+  signal?: AbortSignal;
+  /** Overrides the server's per-call timeout, ms (external tools only). */
+  timeoutMs?: number;
+}
+
+const TOOL_NAME = /^[^\s/]+$/;
+
+/** Capability-checked tool registry over in-process tools and persistent MCP connections. */
+export class ToolRegistry {
+  private readonly specs = new Map<string, ToolSpec>();
+  private readonly connections: McpConnection[] = [];
+  private readonly sources = new Map<string, ServerSource>();
+  private readonly onEvent?: (event: RegistryEvent) => void;
+
+  constructor(options: RegistryOptions = {}) {
+    this.onEvent = options.onEvent;
+    const seen = new Set<string>();
+    for (const server of options.servers ?? []) {
+      if (seen.has(server.name)) throw new Error(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
+      seen.add(server.name);
+      this.sources.set(server.name, server.source);
+      this.connections.push(
+        new McpConnection(server.name, server.config, {
+          ...options.connection,
+          onStatus: (c) => {
+            options.connection?.onStatus?.(c);
+            this.emit({ type: 'server.status', time: Date.now(), server: c.name, status: c.status });
+          },
+          onToolsChanged: (c) => {
+            options.connection?.onToolsChanged?.(c);
+            this.emit({ type: 'server.tools', time: Date.now(), server: c.name, tools: c.tools.map((t) => `${c.name}/${t.name}`) });
+          },
+        }),
+      );
+    }
+  }
+
+  private emit(event: RegistryEvent): void {
+    try {
+      this.onEvent?.(event);
+    } catch {
+      // A listener failure never changes a tool call.
+    }
+  }
+
+  /**
+   * Registers an in-process tool. Throws Error when the name is not a bare id (no `/`, no spaces) or is
+   * already registered (the seed replaced silently; here a second registration is a bug to report).
+   */
+  register(spec: ToolSpec): void {
+    if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name ${JSON.stringify(spec.name)} is invalid: in-process tool names are bare (no "/" and no spaces).`);
+    if (this.specs.has(spec.name)) throw new Error(`Tool ${JSON.stringify(spec.name)} is already registered.`);
+    this.specs.set(spec.name, spec);
+  }
+
+  /** Removes an in-process tool; returns whether it existed. */
+  unregister(name: string): boolean {
+    return this.specs.delete(name);
+  }
+
+  /** The MCP connections in resolution order. */
+  get servers(): readonly McpConnection[] {
+    return this.connections;
+  }
+
+  /** Connection of server `name`, if configured. */
+  server(name: string): McpConnection | undefined {
+    return this.connections.find((c) => c.name === name);
+  }
+
+  /** Starts every connection in parallel; resolves once each is ready or in error (never rejects). */
+  async start(): Promise<ServerView[]> {
+    await Promise.all(this.connections.map((c) => c.start()));
+    return this.status();
+  }
+
+  /** Status, target and tools of every configured server, in resolution order. */
+  status(): ServerView[] {
+    return this.connections.map((c) => ({
+      name: c.name,
+      source: this.sources.get(c.name) ?? 'config',
+      transport: c.transportKind,
+      target: c.target,
+      status: c.status,
+      tools: c.tools.map((t) => `${c.name}/${t.name}`),
+      timeoutMs: c.timeoutMs,
+      stderr: c.stderr.slice(-20),
+    }));
+  }
+
+  /** The server a bare `name` resolves to (first in config order listing it), or undefined. Pure. */
+  private bareOwner(name: string): McpConnection | undefined {
+    if (this.specs.has(name)) return undefined;
+    return this.connections.find((c) => c.tools.some((t) => t.name === name));
+  }
+
+  /**
+   * Resolves `tool` (bare or qualified) from what is known now, without touching any transport:
+   * in-process first, then `<server>/<tool>`, then the first server listing a bare name.
+   */
+  resolve(tool: string): ResolvedTool | undefined {
+    const spec = this.specs.get(tool);
+    if (spec) {
+      return { id: spec.name, name: spec.name, transport: 'in-process', description: spec.description, title: spec.title, inputSchema: spec.inputSchema, annotations: spec.annotations, bareOwner: true };
+    }
+    const slash = tool.indexOf('/');
+    const conn = slash > 0 ? this.server(tool.slice(0, slash)) : this.bareOwner(tool);
+    if (!conn) return undefined;
+    const name = slash > 0 ? tool.slice(slash + 1) : tool;
+    const remote = conn.tools.find((t) => t.name === name);
+    if (!remote) return undefined;
+    return {
+      id: `${conn.name}/${name}`,
+      name,
+      transport: 'mcp',
+      server: conn.name,
+      description: remote.description,
+      title: remote.title,
+      inputSchema: remote.inputSchema,
+      annotations: remote.annotations as ToolAnnotations | undefined,
+      bareOwner: this.bareOwner(name) === conn,
+    };
+  }
+
+  /** True when `tool` resolves now (grants ignored). */
+  has(tool: string): boolean {
+    return this.resolve(tool) !== undefined;
+  }
+
+  /** Every known tool: in-process ones, then each server's last known tools in config order. */
+  list(): ResolvedTool[] {
+    const out: ResolvedTool[] = [...this.specs.keys()].map((n) => this.resolve(n)!);
+    for (const c of this.connections) for (const t of c.tools) out.push(this.resolve(`${c.name}/${t.name}`)!);
+    return out;
+  }
+
+  /**
+   * Prompt lines for `names` in input order: `- <name as given>: <description>`, joined by newlines (no
+   * trailing newline); unknown names are skipped. In-process descriptions win, so a tool described
+   * in-process or over MCP gives identical text (tool-registry-spec §2.3). Touches no transport.
+   */
+  describe(names: readonly string[]): string {
+    const lines: string[] = [];
+    for (const name of names) {
+      const tool = this.resolve(name);
+      if (tool) lines.push(`- ${name}: ${tool.description}`);
+    }
+    return lines.join('\n');
+  }
+
+  /** `describe` of every known tool `manifest` may call (globs expanded, denies applied), qualified ids. */
+  describeGranted(manifest: AgentManifest): string {
+    const allowed = this.list().filter((t) => decideGrant(manifest, refOf(t)).allowed);
+    return allowed.map((t) => `- ${t.id}: ${t.description}`).join('\n');
+  }
+
+  /**
+   * Why `manifest` may or may not call `tool`: the deciding rule and a plain-language reason
+   * (issue #3 "The registry answers why"). Pure; an unknown tool is judged by its name as written.
+   */
+  why(manifest: AgentManifest, tool: string): WhyAnswer {
+    const resolved = this.resolve(tool);
+    if (resolved) return { ...decideGrant(manifest, refOf(resolved)), known: true };
+    const slash = tool.indexOf('/');
+    const ref: ToolRef = slash > 0 ? { id: tool, name: tool.slice(slash + 1), server: tool.slice(0, slash), bareOwner: false } : { id: tool, name: tool, bareOwner: true };
+    const decision = decideGrant(manifest, ref);
+    return { ...decision, reason: `${decision.reason} (no tool ${JSON.stringify(tool)} is known now)`, known: false };
+  }
+
+  /** Load-time warnings: grants of `manifests` that match no known tool (spec §5 weakness 6). */
+  grantWarnings(manifests: readonly AgentManifest[]): string[] {
+    const known = this.list().map(refOf);
+    const servers = new Map(this.connections.map((c) => [c.name, c.toolsKnown] as const));
+    return manifests.flatMap((m) => grantWarnings(m, known, servers));
+  }
+
+  /**
+   * The grant check that can run before anything is known about servers' tools: denied when no tool this
+   * name could resolve to would be allowed. Touches no transport.
+   */
+  private precheck(manifest: AgentManifest, tool: string): GrantDecision | undefined {
+    const slash = tool.indexOf('/');
+    let refs: ToolRef[];
+    if (this.specs.has(tool)) refs = [{ id: tool, name: tool, bareOwner: true }];
+    else if (slash > 0) refs = [{ id: tool, name: tool.slice(slash + 1), server: tool.slice(0, slash), bareOwner: true }];
+    else {
+      refs = this.connections.map((c) => ({ id: `${c.name}/${tool}`, name: tool, server: c.name, bareOwner: true }));
+      if (refs.length === 0) refs = [{ id: tool, name: tool, bareOwner: true }];
+    }
+    const decisions = refs.map((r) => decideGrant(manifest, r));
+    return decisions.some((d) => d.allowed) ? undefined : decisions[0];
+  }
+
+  private deny(agent: string, tool: string, decision: GrantDecision): never {
+    this.emit({ type: 'tool.denied', time: Date.now(), agent, tool: decision.tool || tool, rule: decision.rule, reason: decision.reason });
+    throw new CapabilityViolation(agent, decision.tool || tool, decision);
+  }
+
+  /**
+   * Calls `tool` as `agent` under `manifest` with `params` (a JSON object; never splatted).
+   * Order: (1) grant check — CapabilityViolation before any transport is touched; (2) resolution —
+   * ToolNotFoundError when granted but unknown; (3) params checked against the inputSchema
+   * (ToolCallError `invalid_params`); (4) dispatch in-process or over MCP with the server's per-call
+   * timeout; (5) the result must be a plain JSON object. Transport failures are ToolCallErrors naming the
+   * qualified id and the cause. Resolves to the result object.
+   */
+  async call(agent: string, manifest: AgentManifest, tool: string, params: Record<string, unknown> = {}, opts: RegistryCallOptions = {}): Promise<Record<string, unknown>> {
+    if (typeof tool !== 'string' || tool.trim() === '') throw new ToolNotFoundError(String(tool), 'the tool name must be a non-empty string');
+    const early = this.precheck(manifest, tool);
+    if (early) this.deny(agent, tool, early);
+
+    let resolved = this.resolve(tool);
+    if (!resolved && !this.specs.has(tool)) {
+      // Ownership of a name may depend on servers still starting (or never started): let them settle.
+      const slash = tool.indexOf('/');
+      const waitFor = slash > 0 ? this.connections.filter((c) => c.name === tool.slice(0, slash)) : this.connections;
+      await Promise.all(waitFor.map((c) => (c.status.state === 'starting' ? c.start() : c.settled())));
+      resolved = this.resolve(tool);
+    }
+    if (!resolved) throw new ToolNotFoundError(tool, this.notFoundDetail(tool));
+    const decision = decideGrant(manifest, refOf(resolved));
+    if (!decision.allowed) this.deny(agent, resolved.id, decision);
+
+    const started = Date.now();
+    const names = params && typeof params === 'object' ? Object.keys(params).sort() : [];
+    try {
+      const result = await this.dispatch(agent, resolved, params, opts);
+      this.emit({ type: 'tool.call', time: Date.now(), agent, tool: resolved.id, transport: resolved.transport, ok: true, latency_ms: Date.now() - started, params: names });
+      return result;
+    } catch (err) {
+      this.emit({ type: 'tool.call', time: Date.now(), agent, tool: resolved.id, transport: resolved.transport, ok: false, latency_ms: Date.now() - started, params: names, error: registryErrorDetails(err) });
+      throw err;
+    }
+  }
+
+  private notFoundDetail(tool: string): string {
+    const slash = tool.indexOf('/');
+    if (slash > 0) {
+      const name = tool.slice(0, slash);
+      const conn = this.server(name);
+      if (!conn) return `no server named ${JSON.stringify(name)} is configured (servers: ${this.connections.map((c) => c.name).join(', ') || 'none'})`;
+      if (!conn.toolsKnown) return `server ${JSON.stringify(name)} is ${conn.status.state}${conn.status.reason ? ` (${conn.status.reason})` : ''}, so its tools are unknown`;
+      return `server ${JSON.stringify(name)} has no such tool`;
+    }
+    const unknown = this.connections.filter((c) => !c.toolsKnown).map((c) => c.name);
+    const inProcess = [...this.specs.keys()].sort();
+    return `not registered in-process (${inProcess.length ? inProcess.join(', ') : 'none'}) and no ready server lists it` + (unknown.length ? `; tools of ${unknown.join(', ')} are unknown (not ready)` : '');
+  }
+
+  private async dispatch(agent: string, tool: ResolvedTool, params: Record<string, unknown>, opts: RegistryCallOptions): Promise<Record<string, unknown>> {
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+      throw new ToolCallError('invalid_params', tool.id, `${tool.id}: params must be a JSON object.`, tool.server);
+    }
+    const spec = tool.transport === 'in-process' ? this.specs.get(tool.id)! : undefined;
+    if (tool.inputSchema && (spec ? spec.validateParams !== false : true)) {
+      const check = checkAgainstSchema(tool.inputSchema, params, 'params');
+      if (!check.valid) throw new ToolCallError('invalid_params', tool.id, `${tool.id}: ${check.error}.`, tool.server);
+    }
+    if (opts.signal?.aborted) throw new ToolCallError('cancelled', tool.id, `The call to ${tool.id} was cancelled.`, tool.server);
+    if (spec) {
+      let value: unknown;
+      try {
+        value = await spec.run(params, { agent, signal: opts.signal });
+      } catch (err) {
+        if (err instanceof ToolCallError) throw err;
+        if (opts.signal?.aborted) throw new ToolCallError('cancelled', tool.id, `The call to ${tool.id} was cancelled.`, undefined, { cause: err });
+        throw new ToolCallError('tool_error', tool.id, `${tool.id} failed: ${err instanceof Error ? err.message : String(err)}`, undefined, { cause: err });
+      }
+      return checkJsonObject(tool.id, value);
+    }
+    const conn = this.server(tool.server!)!;
+    const raw = await conn.callTool(tool.name, params, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+    return mapCallResult(tool.id, raw, tool.server);
+  }
+
+  /** Closes every connection (killing stdio children); resolves when all are gone. */
+  async shutdown(): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.close()));
+  }
+}
+
+/** The grant-check view of a resolved tool. */
+export function refOf(tool: ResolvedTool): ToolRef {
+  return { id: tool.id, name: tool.name, server: tool.server, bareOwner: tool.bareOwner };
+}
