@@ -108,11 +108,17 @@ export function loadConfig(env: Env = process.env): JevConfig {
     throw configError('JEV_PROVIDER=systemone needs JEV_API_KEY (or TYPESAFE_API_KEY) or a JEV_BASE_URL; or set JEV_MOCK=1.');
   }
 
+  // An OpenAI-compatible host gets only JEV_API_KEY: a TypeSafe key must never travel to another vendor.
+  const apiKey = provider === 'openai' ? env.JEV_API_KEY?.trim() || undefined : key?.value;
+  if (provider === 'openai' && !base) {
+    throw configError('JEV_PROVIDER=openai needs JEV_BASE_URL (the OpenAI-compatible server, e.g. http://127.0.0.1:8080).');
+  }
+
   const ledger = pick(env, ['JEV_LEDGER', 'JEV_API__AUDIT_PATH']);
   return {
     provider,
     providerReason,
-    apiKey: key?.value,
+    apiKey,
     baseUrl,
     baseUrlSet: base !== undefined,
     model,
