@@ -246,6 +246,46 @@ export function decideRank(input: RankInput, t: RankTournament, floors: Floors):
   };
 }
 
+/** One recorded request of a tournament (the ledger's RecordedExchange shape). */
+export interface RankExchange {
+  questions: QuestionMap;
+  response: Judged['response'];
+  coverage: Judged['coverage'];
+  truncated: boolean;
+}
+
+/**
+ * Rebuilds the RankTournament of a recorded call from its exchanges, in request order (ledger replay and
+ * what-if): the last exchange is the final round; its option labels give the finalists; usage is summed;
+ * the first-round batch count is re-planned from the input (planning is deterministic).
+ * Throws INVALID_RESPONSE when there is no exchange or a label is not a private label of this input.
+ */
+export function rankTournamentFromExchanges(input: RankInput, exchanges: ReadonlyArray<RankExchange>): RankTournament {
+  const last = exchanges[exchanges.length - 1];
+  const best = last?.questions.best;
+  if (!last || !best || best.type !== 'choice') throw invalidResponse('The recorded rank call has no final request.');
+  const finalists = Object.keys(best.criteria).map((label) => {
+    const m = /^candidate_(\d+)$/.exec(label);
+    const i = m ? Number(m[1]) : -1;
+    if (!(i >= 0 && i < input.candidates.length)) throw invalidResponse(`The recorded rank option ${JSON.stringify(label)} is not a candidate label.`);
+    return i;
+  });
+  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  for (const e of exchanges) {
+    usage.input_tokens += e.response.usage.input_tokens;
+    usage.output_tokens += e.response.usage.output_tokens;
+  }
+  const { options } = prepareCandidates(input.candidates);
+  const chunks = planRound(rankCostModel(input.query, options), options.map((_, i) => i)).length;
+  return {
+    final: { response: last.response, coverage: last.coverage, truncated: last.truncated },
+    finalists,
+    usage,
+    requestsTruncated: exchanges.some((e) => e.truncated || !e.coverage.complete),
+    chunks,
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Tournament (I/O)
 

@@ -23,6 +23,7 @@ import {
   prepareCandidates,
   rankCostModel,
   rankState,
+  rankTournamentFromExchanges,
   type RankInput,
 } from '../../src/tools/jev-rank';
 import { JudgmentService } from '../../src/tools/runner';
@@ -257,6 +258,22 @@ describe('jev_rank through JudgmentService', () => {
     assert.deepEqual(sizes, [250, 250, 100, 15]);
     assert.equal(r.coverage.candidate_fields.candidates_considered, 600);
     assert.equal(r.truncated, false);
+  });
+
+  it('a recorded call replays to the same result from its ledger exchanges', async () => {
+    const stub = new RankStub({ exists: (n) => (n === 3 ? 0.62 : 0.9) });
+    const args = { query: QUERY, candidates: corpus(600, 123), top_k: 3 };
+    const out = await service(stub).call('jev_rank', args);
+    assert.ok(out.ok);
+    assert.equal(out.record.exchanges.length, 4);
+    const input = jevRankTool.parse(args, DEFAULT_FLOORS);
+    const replayed = decideRank(input, rankTournamentFromExchanges(input, out.record.exchanges), DEFAULT_FLOORS);
+    assert.deepEqual(replayed, out.result);
+    assert.equal(replayed.exists_verdict, 'partial');
+    // what-if: a lower floor changes only the action
+    const whatIf = decideRank(input, rankTournamentFromExchanges(input, out.record.exchanges), { ...DEFAULT_FLOORS, auto_accept: 0.6 });
+    assert.equal(whatIf.thresholds.auto_accept, 0.6);
+    assert.deepEqual(whatIf.top, replayed.top);
   });
 
   it('5 000 candidates: at most 21 upstream requests, original ids never sent upstream', async () => {
