@@ -33,6 +33,8 @@ export interface ConnectionStatus {
   reason?: string;
   /** Epoch ms of the last state change. */
   since: number;
+  /** The last failure, kept while a restart is starting (cleared once ready). */
+  lastError?: string;
   /** Restarts attempted after failures since the last stable period. */
   restarts: number;
   /** Epoch ms of the next scheduled restart, when one is scheduled. */
@@ -95,6 +97,8 @@ interface Session {
   /** Last complete stdout lines (each ≤ 4 096 chars), used to name a bad line. */
   stdoutLines: string[];
   stdoutPartial: string;
+  /** stderr ring mark at session start: reasons quote only this session's lines. */
+  stderrMark: number;
   /** Set when the session was ended on purpose because of a protocol fault. */
   fault?: string;
   disposed?: Promise<void>;
@@ -277,7 +281,8 @@ export class McpConnection {
 
   private async attempt(): Promise<ConnectionStatus> {
     const gen = ++this.gen;
-    this.setState({ state: 'starting', since: Date.now(), restarts: this.state.restarts });
+    const lastError = this.state.state === 'error' ? this.state.reason : this.state.lastError;
+    this.setState({ state: 'starting', since: Date.now(), restarts: this.state.restarts, ...(lastError ? { lastError } : {}) });
     const startupTimeout = this.options.startupTimeoutMs ?? 30_000;
     let session: Session | undefined;
     try {
@@ -306,7 +311,7 @@ export class McpConnection {
   private createSession(gen: number): Session {
     const client = new Client(this.options.clientInfo ?? { name: 'jev-control-panel', version: '0.1.0' }, { capabilities: {} });
     let transport: Transport;
-    const session = { gen, client, stdoutLines: [], stdoutPartial: '' } as unknown as Session;
+    const session = { gen, client, stdoutLines: [], stdoutPartial: '', stderrMark: this.ring.total } as unknown as Session;
     if (isHttpConfig(this.config)) {
       transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: this.config.headers ? { headers: { ...this.config.headers } } : undefined,
@@ -385,19 +390,20 @@ export class McpConnection {
     this.fail(reason, false);
   }
 
-  private exitText(session: Session | undefined, fallback: string): string {
+  private exitText(session: Session | undefined, fallback: string, when = ''): string {
     const exit = session?.exit;
     const how = exit
       ? exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
       : fallback;
-    const tail = this.ring.tail(3).map((l) => clip(l, 200));
-    return tail.length ? `${how}; last stderr: ${tail.join(' | ')}` : how;
+    const tail = this.ring.tailSince(3, session?.stderrMark ?? 0).map((l) => clip(l, 200));
+    return `${how}${when}${tail.length ? `; last stderr: ${tail.join(' | ')}` : ''}`;
   }
 
   private startFailure(session: Session | undefined, err: unknown, startupTimeout: number): string {
     if (session?.fault) return session.fault;
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-      return `did not finish initialize within ${startupTimeout} ms` + (this.ring.tail(1).length ? `; last stderr: ${clip(this.ring.tail(1)[0])}` : '');
+      const last = this.ring.tailSince(1, session?.stderrMark ?? 0);
+      return `did not finish initialize within ${startupTimeout} ms` + (last.length ? `; last stderr: ${clip(last[0])}` : '');
     }
     const message = err instanceof Error ? err.message : String(err);
     if (isHttpConfig(this.config)) {
@@ -405,7 +411,7 @@ export class McpConnection {
       return `cannot connect to ${this.target}: ${clip(cause?.code ?? cause?.message ?? message)}`;
     }
     if (!session?.child) return `cannot start ${JSON.stringify(this.config.command)}: ${clip(message)}`;
-    return `${this.exitText(session, 'closed the connection')} during startup`;
+    return this.exitText(session, 'closed the connection', ' during startup');
   }
 
   /** Marks the connection failed and schedules a restart unless the failure is permanent or too frequent. */

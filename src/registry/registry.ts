@@ -318,7 +318,16 @@ export class ToolRegistry {
       await Promise.all(waitFor.map((c) => (c.status.state === 'starting' ? c.start() : c.settled())));
       resolved = this.resolve(tool);
     }
-    if (!resolved) throw new ToolNotFoundError(tool, this.notFoundDetail(tool));
+    if (!resolved) {
+      const slash = tool.indexOf('/');
+      const conn = slash > 0 ? this.server(tool.slice(0, slash)) : undefined;
+      if (conn && !conn.toolsKnown) {
+        // The server never listed its tools: the tool may well exist, the server is what is missing.
+        const st = conn.status;
+        throw new ToolCallError('unavailable', tool, `Server ${JSON.stringify(conn.name)} is not available (${st.state}${st.reason ? `: ${st.reason}` : ''}), so ${tool} cannot be called.`, conn.name);
+      }
+      throw new ToolNotFoundError(tool, this.notFoundDetail(tool));
+    }
     const decision = decideGrant(manifest, refOf(resolved));
     if (!decision.allowed) this.deny(agent, resolved.id, decision);
 
@@ -340,7 +349,6 @@ export class ToolRegistry {
       const name = tool.slice(0, slash);
       const conn = this.server(name);
       if (!conn) return `no server named ${JSON.stringify(name)} is configured (servers: ${this.connections.map((c) => c.name).join(', ') || 'none'})`;
-      if (!conn.toolsKnown) return `server ${JSON.stringify(name)} is ${conn.status.state}${conn.status.reason ? ` (${conn.status.reason})` : ''}, so its tools are unknown`;
       return `server ${JSON.stringify(name)} has no such tool`;
     }
     const unknown = this.connections.filter((c) => !c.toolsKnown).map((c) => c.name);

@@ -8,6 +8,7 @@ export class LineRing {
   private partial = '';
   private partialCut = false;
   private dropped = 0;
+  private committed = 0;
 
   constructor(
     readonly maxLines = 200,
@@ -42,6 +43,7 @@ export class LineRing {
     this.partial = '';
     this.partialCut = false;
     this.buffer.push(line);
+    this.committed++;
     if (this.buffer.length > this.maxLines) {
       this.buffer.shift();
       this.dropped++;
@@ -56,6 +58,19 @@ export class LineRing {
   /** The last `n` non-blank lines. */
   tail(n: number): string[] {
     return this.lines().filter((l) => l.trim() !== '').slice(-n);
+  }
+
+  /** Count of lines committed so far (a mark for `tailSince`). */
+  get total(): number {
+    return this.committed;
+  }
+
+  /** The last `n` non-blank lines among those committed after `mark` (plus the unfinished tail). */
+  tailSince(n: number, mark: number): string[] {
+    const fresh = Math.min(this.buffer.length, this.committed - mark);
+    const lines = this.buffer.slice(this.buffer.length - fresh);
+    if (this.partial || this.partialCut) lines.push(this.partial + (this.partialCut ? '…' : ''));
+    return lines.filter((l) => l.trim() !== '').slice(-n);
   }
 
   /** Lines dropped because the ring was full. */

@@ -1,0 +1,81 @@
+/**
+ * A small Streamable HTTP MCP server on 127.0.0.1 for registry tests (real SDK server, real HTTP).
+ * Tools: `echo {message}` → structured `{echo}`, `add {a, b}` → structured `{sum}`. Counts tools/call
+ * requests that reach it, and requires `Authorization: Bearer <token>` when a token is given.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+export interface TestHttpServer {
+  url: string;
+  /** tools/call requests received so far. */
+  toolCalls(): number;
+  close(): Promise<void>;
+}
+
+function buildServer(): McpServer {
+  const server = new McpServer({ name: 'test-http', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    { description: 'Echo over HTTP.', inputSchema: { message: z.string() }, outputSchema: { echo: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ message }) => ({ structuredContent: { echo: message }, content: [{ type: 'text', text: JSON.stringify({ echo: message }) }] }),
+  );
+  server.registerTool(
+    'add',
+    { description: 'Add two numbers over HTTP.', inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() }, annotations: { readOnlyHint: true } },
+    async ({ a, b }) => ({ structuredContent: { sum: a + b }, content: [{ type: 'text', text: JSON.stringify({ sum: a + b }) }] }),
+  );
+  return server;
+}
+
+/** Starts the server on a random loopback port. */
+export async function startHttpMcpServer(token?: string): Promise<TestHttpServer> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  let calls = 0;
+  const http: Server = createServer(async (req, res) => {
+    try {
+      if (token && req.headers.authorization !== `Bearer ${token}`) {
+        res.writeHead(401).end('unauthorized');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+      const messages = Array.isArray(body) ? body : body ? [body] : [];
+      if (messages.some((m: { method?: string }) => m?.method === 'tools/call')) calls++;
+      const sid = req.headers['mcp-session-id'];
+      let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
+      if (!transport) {
+        const created: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => {
+            transports.set(id, created);
+          },
+        });
+        created.onclose = () => {
+          if (created.sessionId) transports.delete(created.sessionId);
+        };
+        await buildServer().connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res, body);
+    } catch (err) {
+      if (!res.headersSent) res.writeHead(500).end(String(err));
+    }
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    toolCalls: () => calls,
+    close: async () => {
+      for (const t of transports.values()) await t.close().catch(() => undefined);
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * Fault injection (issue #3 acceptance 2) with the fixture server test/fixtures/servers/faulty.mjs:
+ * fails to start, exits mid-call, hangs (timeout), prints non-JSON on stdout, floods stderr, returns a
+ * tool error — plus a missing command and an unreachable HTTP server. Each gives a clear status or error
+ * while the other servers keep serving; after shutdown no child process is left (checked by PID).
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ToolCallError } from '../../src/registry/errors';
+import { ToolRegistry } from '../../src/registry/registry';
+import type { NamedServer, ServerConfig } from '../../src/registry/servers';
+
+const FAULTY = join(__dirname, '..', 'fixtures', 'servers', 'faulty.mjs');
+const CWD = join(__dirname, '..', '..');
+const all = { name: 'ops', tools: ['*/*'] };
+
+const fixture = (name: string, extra: string[] = [], over: Partial<ServerConfig> = {}): NamedServer => ({
+  name,
+  source: 'config',
+  config: { command: process.execPath, args: [FAULTY, ...extra], cwd: CWD, ...over } as ServerConfig,
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 5_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as { port: number };
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+async function toolError(p: Promise<unknown>): Promise<ToolCallError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof ToolCallError, `expected ToolCallError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected the call to fail');
+}
+
+describe('registry faults', () => {
+  let reg: ToolRegistry;
+  const pids = new Set<number>();
+  const notePids = () => {
+    for (const v of reg.status()) if (v.status.pid) pids.add(v.status.pid);
+  };
+  /** The steady server must keep answering after every fault. */
+  const steadyServes = async () => {
+    const r = await reg.call('ops', all, 'steady/ok', {});
+    assert.equal(r.ok, true);
+  };
+
+  before(async () => {
+    const port = await closedPort();
+    reg = new ToolRegistry({
+      servers: [
+        fixture('steady'),
+        fixture('work', [], { timeoutMs: 400 }),
+        fixture('dead', ['--exit-at-start']),
+        fixture('noisy', ['--stdout-garbage-at-start']),
+        { name: 'missing', source: 'config', config: { command: join(CWD, 'no-such-binary-here') } },
+        { name: 'offline', source: 'config', config: { url: `http://127.0.0.1:${port}/mcp` } },
+      ],
+      connection: { restart: { baseDelayMs: 150, maxDelayMs: 400, maxAttempts: 2 }, startupTimeoutMs: 10_000, stderrLines: 50, stderrLineChars: 80 },
+    });
+    await reg.start();
+    notePids();
+  });
+
+  after(async () => {
+    notePids();
+    await reg.shutdown();
+    assert.deepEqual([...pids].filter(alive), [], 'no child process is left after shutdown');
+  });
+
+  it('reports a server that fails to start with its exit code and stderr, then gives up after the restart budget', async () => {
+    const view = () => reg.status().find((v) => v.name === 'dead')!;
+    assert.ok(['error', 'starting'].includes(view().status.state));
+    assert.match(view().status.reason ?? view().status.lastError ?? '', /^exited with code 2 during startup; last stderr: fatal: cannot open the widget database/);
+    await until('the restart budget to run out', () => view().status.reason?.includes('gave up after 2 restart attempts'));
+    assert.equal(view().status.state, 'error');
+    assert.equal(view().status.reason, 'exited with code 2 during startup; last stderr: fatal: cannot open the widget database (gave up after 2 restart attempts)');
+    assert.equal(view().status.restarts, 2);
+    const err = await toolError(reg.call('ops', all, 'dead/ok', {}));
+    assert.equal(err.kind, 'unavailable');
+    await steadyServes();
+  });
+
+  it('reports a missing command as a start failure, without restart loops', async () => {
+    const view = reg.status().find((v) => v.name === 'missing')!;
+    assert.equal(view.status.state, 'error');
+    assert.match(view.status.reason!, /^cannot start ".*no-such-binary-here": spawn .*no-such-binary-here ENOENT$/);
+    assert.equal(view.status.nextRestartAt, undefined);
+    await steadyServes();
+  });
+
+  it('reports an unreachable HTTP server', async () => {
+    const view = reg.status().find((v) => v.name === 'offline')!;
+    assert.equal(view.status.state, 'error');
+    assert.match(view.status.reason!, /^cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: /);
+    await steadyServes();
+  });
+
+  it('names the stdout line of a server that prints non-JSON-RPC at start', async () => {
+    const view = () => reg.status().find((v) => v.name === 'noisy')!;
+    await until('noisy to give up', () => view().status.reason?.includes('gave up'));
+    assert.equal(view().status.state, 'error');
+    assert.equal(view().status.reason, 'printed a line on stdout that is not JSON-RPC: "Widget server listening on port 4242" (gave up after 2 restart attempts)');
+  });
+
+  it('returns a tool error as a tool error, the connection stays ready', async () => {
+    const err = await toolError(reg.call('ops', all, 'work/fail', {}));
+    assert.equal(err.kind, 'tool_error');
+    assert.equal(err.message, 'work/fail reported an error: the widget is broken');
+    assert.equal(err.tool, 'work/fail');
+    assert.equal(reg.server('work')!.status.state, 'ready');
+    await steadyServes();
+  });
+
+  it('times out a hanging call after the per-server timeout, and keeps serving', async () => {
+    const started = Date.now();
+    const err = await toolError(reg.call('ops', all, 'work/hang', {}));
+    const took = Date.now() - started;
+    assert.equal(err.kind, 'timeout');
+    assert.equal(err.message, 'work/hang did not answer within 400 ms (per-call timeout of server "work").');
+    assert.ok(took >= 390 && took < 3_000, `took ${took} ms`);
+    assert.equal(reg.server('work')!.status.state, 'ready');
+    assert.equal((await reg.call('ops', all, 'work/ok', {})).ok, true);
+    // A per-call override wins over the server's timeout.
+    const quick = Date.now();
+    assert.equal((await toolError(reg.call('ops', all, 'work/hang', {}, { timeoutMs: 100 }))).kind, 'timeout');
+    assert.ok(Date.now() - quick < 390);
+    await steadyServes();
+  });
+
+  it('keeps stderr bounded while a server floods it, and the call still answers', async () => {
+    const r = await reg.call('ops', all, 'work/flood', { bytes: 5_000_000 }, { timeoutMs: 30_000 });
+    assert.equal(r.flooded, 5_000_000);
+    const conn = reg.server('work')!;
+    assert.ok(conn.stderr.length <= 50, `kept ${conn.stderr.length} lines`);
+    assert.ok(conn.stderr.every((l) => l.length <= 81));
+    assert.ok(conn.stderrDropped >= 40_000);
+    assert.equal(conn.status.state, 'ready');
+    await steadyServes();
+  });
+
+  it('refreshes the tool list on tools/list_changed', async () => {
+    assert.equal(reg.resolve('work/extra'), undefined);
+    await reg.call('ops', all, 'work/add_tool', {});
+    await until('work/extra to be listed', () => reg.resolve('work/extra'));
+    assert.deepEqual(await reg.call('ops', all, 'work/extra', {}), { extra: true });
+  });
+
+  it('fails a call whose server prints non-JSON on stdout, naming the line (no hang), then restarts it', async () => {
+    const before = reg.server('work')!.status.pid!;
+    pids.add(before);
+    const started = Date.now();
+    const err = await toolError(reg.call('ops', all, 'work/garbage', {}));
+    assert.ok(Date.now() - started < 400, 'failed before the 400 ms timeout');
+    assert.equal(err.kind, 'transport');
+    assert.equal(err.message, 'Server "work" failed during the call to garbage: it printed a line on stdout that is not JSON-RPC: "DEBUG widget state: all good".');
+    assert.equal(reg.server('work')!.status.state, 'error');
+    await steadyServes();
+    await until('work to be ready again', () => reg.server('work')!.status.state === 'ready');
+    const after = reg.server('work')!.status.pid!;
+    pids.add(after);
+    assert.notEqual(after, before);
+    await until('the old child to be gone', () => !alive(before));
+  });
+
+  it('fails a call whose server exits mid-call with the exit code and stderr, then restarts with backoff', async () => {
+    const before = reg.server('work')!.status.pid!;
+    pids.add(before);
+    const err = await toolError(reg.call('ops', all, 'work/crash', {}));
+    assert.equal(err.kind, 'transport');
+    assert.equal(err.message, 'Server "work" failed during the call to crash: it exited with code 3; last stderr: faulty server ready | about to crash: widget overflow.');
+    const status = reg.server('work')!.status;
+    assert.equal(status.state, 'error');
+    assert.ok(status.nextRestartAt! > Date.now() - 50, 'a restart is scheduled');
+    const denied = await toolError(reg.call('ops', all, 'work/ok', {}));
+    assert.equal(denied.kind, 'unavailable');
+    assert.match(denied.message, /^Server "work" is not available \(error: exited with code 3; .*; restarting in \d+ ms\)\.$/);
+    await steadyServes();
+    await until('work to be ready again', () => reg.server('work')!.status.state === 'ready');
+    const after = reg.server('work')!.status.pid!;
+    pids.add(after);
+    assert.notEqual(after, before);
+    assert.equal(alive(before), false);
+    assert.equal((await reg.call('ops', all, 'work/ok', {})).pid, after);
+  });
+});
