@@ -119,6 +119,21 @@ describe('jevcp basics', () => {
     assert.match(r.stderr, /--http is not available/);
   });
 
+  it('serve answers on stdio and exits 0 when the client closes stdin', async () => {
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    const r = await jevcp(['serve'], { input: `${init}\n` });
+    assert.equal(r.code, 0);
+    const reply = JSON.parse(r.stdout.trim().split('\n')[0]!);
+    assert.equal(reply.result.serverInfo.name, 'jev-control-panel');
+    assert.equal(r.stderr, `${MOCK_NOTICE}\n`, 'stdout carries protocol only; the notice goes to stderr');
+  });
+
+  it('call names the known tools when the tool is unknown (exit 2)', async () => {
+    const r = await jevcp(['call', 'jev_nope', '--input', '-'], { input: '{}' });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unknown tool "jev_nope"; known tools: ask_noul, .*jev_evaluate/);
+  });
+
   it('unknown options exit 2', async () => {
     const r = await jevcp(['doctor', '--verbose']);
     assert.equal(r.code, 2);
