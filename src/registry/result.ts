@@ -44,6 +44,8 @@ export function mapCallResult(id: string, raw: unknown, server?: string): Record
   if (content.length === 0) return {};
   if (content.length === 1 && content[0]?.type === 'text' && typeof content[0].text === 'string') {
     const text = content[0].text;
+    // Most plain-text results are not JSON: skip the parse (and its exception) when they cannot be.
+    if (!/^\s*[{["\d\-tfn]/.test(text)) return { text };
     try {
       const parsed: unknown = JSON.parse(text);
       return isPlainObject(parsed) ? parsed : { result: parsed };
