@@ -50,10 +50,41 @@ if (existsSync(join(root, 'webview/main.ts'))) {
     format: 'iife',
   }));
 }
+if (existsSync(join(root, 'webview/styles.css'))) {
+  jobs.push(build({ ...common, sourcemap: false, entryPoints: [join(root, 'webview/styles.css')], outfile: join(root, 'dist/webview.css') }));
+}
+// The what-if chunk (tool code + zod), loaded by the webview on demand. Two browser stand-ins: a `z`
+// holding only the builders the tools use (zod's root `z` namespace defeats tree-shaking: +260 kB of
+// locales), and randomUUID for node:crypto.
+if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
+  const standIns = {
+    name: 'webview-stand-ins',
+    setup(b) {
+      b.onResolve({ filter: /^zod$/ }, () => ({ path: join(root, 'webview/shims/zod.ts') }));
+      b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'webview/shims/node-crypto.ts') }));
+    },
+  };
+  jobs.push(build({
+    ...common,
+    entryPoints: [join(root, 'webview/whatif-entry.ts')],
+    outfile: join(root, 'dist/webview-whatif.js'),
+    platform: 'browser',
+    target: 'es2022',
+    format: 'iife',
+    plugins: [standIns],
+  }));
+}
 await Promise.all(jobs);
 chmodSync(join(root, 'dist/cli.js'), 0o755);
 const codicons = join(root, 'node_modules/@vscode/codicons/dist');
 if (existsSync(codicons)) {
   copyFileSync(join(codicons, 'codicon.css'), join(root, 'dist/codicon.css'));
   copyFileSync(join(codicons, 'codicon.ttf'), join(root, 'dist/codicon.ttf'));
+}
+// Walkthrough pages (contributes.walkthroughs media) ship inside dist/: the .vsix carries no docs folder.
+const walkthrough = join(root, 'docs/walkthrough');
+if (existsSync(walkthrough)) {
+  const { readdirSync } = await import('node:fs');
+  mkdirSync(join(root, 'dist/walkthrough'), { recursive: true });
+  for (const f of readdirSync(walkthrough)) if (f.endsWith('.md')) copyFileSync(join(walkthrough, f), join(root, 'dist/walkthrough', f));
 }

@@ -86,6 +86,8 @@ export type HostToWebview =
   | { type: 'servers'; servers: ServerView[] }
   | { type: 'agents'; agents: AgentView[] }
   | { type: 'record'; record: DecisionRecord }
+  /** Answer to `getRecord` when the id is unknown (e.g. dropped from the ledger); `reason` is shown. */
+  | { type: 'recordMissing'; id: string; reason: string }
   /** Ask the webview to show this decision (the editor panel opens on one decision). */
   | { type: 'select'; id: string };
 

@@ -1,0 +1,83 @@
+import type { AgentView, WebviewToHost } from '../src/panel/protocol';
+import { codicon, h } from './dom';
+
+/**
+ * Agents and grants: each agent's grant rules, manifest warnings, and for every tool the effective
+ * permission with the rule that decided it ("why"). A checkbox per tool asks the host to grant or
+ * revoke exactly that tool (`toggleGrant` with the tool id as the grant); the host owns the manifest and
+ * answers with fresh `agents`, so the checkbox always shows the effective permission, not a wish.
+ * A grant rule can be removed (`toggleGrant` with that rule and enabled false).
+ */
+
+export function renderAgents(agents: readonly AgentView[] | undefined, post: (m: WebviewToHost) => void): HTMLElement {
+  if (!agents) return h('div', { class: 'muted pad' }, 'Waiting for the extension…');
+  if (agents.length === 0) return h('div', { class: 'muted pad' }, 'No agents are configured (jevPanel.agents).');
+  return h(
+    'ul',
+    { class: 'agents', id: 'agents' },
+    agents.map((a) =>
+      h(
+        'li',
+        { class: 'agent', 'data-agent': a.name },
+        h('div', { class: 'agent-head' }, codicon('person'), h('span', { class: 'agent-name' }, a.name)),
+        a.warnings.length ? h('ul', { class: 'warnings' }, a.warnings.map((w) => h('li', { class: 'warning-text' }, codicon('warning'), ' ', w))) : null,
+        h(
+          'div',
+          { class: 'grants' },
+          h('span', { class: 'label' }, 'Grants '),
+          a.grants.length
+            ? a.grants.map((g) =>
+                h(
+                  'span',
+                  { class: { chip: true, deny: g.startsWith('!') } },
+                  h('code', null, g),
+                  h(
+                    'button',
+                    {
+                      class: 'chip-remove',
+                      title: `Remove grant ${g}`,
+                      'aria-label': `Remove grant ${g}`,
+                      on: { click: () => post({ type: 'toggleGrant', agent: a.name, grant: g, enabled: false }) },
+                    },
+                    codicon('close'),
+                  ),
+                ),
+              )
+            : h('span', { class: 'muted' }, 'none'),
+        ),
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'permissions' },
+            h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Allowed'), h('th', { scope: 'col' }, 'Tool'), h('th', { scope: 'col' }, 'Why'))),
+            h(
+              'tbody',
+              null,
+              a.permissions.map((p) =>
+                h(
+                  'tr',
+                  { class: { denied: !p.allowed }, 'data-tool': p.tool },
+                  h(
+                    'td',
+                    null,
+                    h('vscode-checkbox', {
+                      'aria-label': `${p.allowed ? 'Revoke' : 'Grant'} ${p.tool} for ${a.name}`,
+                      props: { checked: p.allowed },
+                      on: {
+                        change: (e) => post({ type: 'toggleGrant', agent: a.name, grant: p.tool, enabled: (e.target as HTMLInputElement).checked }),
+                      },
+                    }),
+                  ),
+                  h('td', null, h('code', null, p.tool)),
+                  h('td', { class: 'why' }, p.why),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}

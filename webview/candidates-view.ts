@@ -1,0 +1,109 @@
+import type { DecisionRecord } from '../src/ledger/record';
+import { h } from './dom';
+import { fmtProb } from './outcome-diff';
+import { explainReason } from './reason-codes';
+
+/**
+ * The candidate table of jev_step / jev_tool_route: every prepared call with its effect, whether it
+ * was eligible or blocked (with each block reason explained), its selection probability and its own
+ * suitability, and which one was selected and returned. Eligible candidates are numbered in input
+ * order, which is how the judge saw them (call_i / suitable_i).
+ */
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One table row, derived from the record (pure; exported for tests). */
+export interface CandidateRow {
+  id: string;
+  name: string;
+  effect: string;
+  /** Position among eligible candidates (the judge's call_i), or null when blocked. */
+  eligibleIndex: number | null;
+  blocked: string[];
+  pSelected?: number;
+  suitability?: number;
+  selected: boolean;
+  returned: boolean;
+}
+
+/** Rows of the candidate table, or null when the record has no candidate list. */
+export function candidateRows(record: DecisionRecord): CandidateRow[] | null {
+  const input = isObj(record.input) ? record.input : {};
+  if (!Array.isArray(input.candidates)) return null;
+  const result = isObj(record.result) ? record.result : {};
+  const blocked = new Map<string, string[]>();
+  if (Array.isArray(result.blocked_candidates)) {
+    for (const b of result.blocked_candidates) if (isObj(b) && typeof b.id === 'string') blocked.set(b.id, Array.isArray(b.reason_codes) ? b.reason_codes.map(String) : []);
+  }
+  const answers = record.response?.answers ?? {};
+  const selectedAnswer = answers.selected?.type === 'choice' ? answers.selected : undefined;
+  const selectionId = isObj(result.selection) && typeof result.selection.id === 'string' ? result.selection.id : null;
+  const returnedId = isObj(result.call) && typeof result.call.candidate_id === 'string' ? result.call.candidate_id : null;
+  let eligible = 0;
+  return input.candidates.map((c: unknown) => {
+    const cand = isObj(c) ? c : {};
+    const id = String(cand.id ?? '?');
+    const reasons = blocked.get(id) ?? [];
+    const index = reasons.length ? null : eligible++;
+    const suit = index === null ? undefined : answers[`suitable_${index}`];
+    return {
+      id,
+      name: String(cand.name ?? '?'),
+      effect: String(cand.effect ?? 'unknown'),
+      eligibleIndex: index,
+      blocked: reasons,
+      pSelected: index === null ? undefined : selectedAnswer?.probabilities[`call_${index}`],
+      suitability: suit?.type === 'noul' ? suit.noul : undefined,
+      selected: id === selectionId,
+      returned: id === returnedId,
+    };
+  });
+}
+
+/** The table plus the returned call (exact arguments) or why none was returned. */
+export function renderCandidates(record: DecisionRecord): HTMLElement | null {
+  const rows = candidateRows(record);
+  if (!rows) return null;
+  const result = isObj(record.result) ? record.result : {};
+  const none = isObj(result.selection) && result.selection.id === null;
+  const table = h(
+    'table',
+    { class: 'candidates' },
+    h('thead', null, h('tr', null, ['Candidate', 'Effect', 'Status', 'P(selected)', 'Suitable'].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'tbody',
+      null,
+      rows.map((r) =>
+        h(
+          'tr',
+          { class: { blocked: r.blocked.length > 0, selected: r.selected, returned: r.returned }, 'data-candidate': r.id },
+          h('td', null, h('div', { class: 'cand-id' }, r.returned ? '▶ ' : r.selected ? '✓ ' : '', r.id), h('div', { class: 'cand-name muted' }, r.name)),
+          h('td', null, h('span', { class: `effect effect-${r.effect}` }, r.effect)),
+          h(
+            'td',
+            null,
+            r.blocked.length
+              ? r.blocked.map((code) => h('div', { class: 'blocked-reason', title: explainReason(code).text }, code))
+              : h('span', { class: 'eligible' }, `eligible (call_${r.eligibleIndex})`),
+            r.returned ? h('div', { class: 'cand-flag' }, 'returned') : r.selected ? h('div', { class: 'cand-flag' }, 'selected, not dispatched') : null,
+          ),
+          h('td', { class: 'num' }, r.pSelected === undefined ? '—' : fmtProb(r.pSelected)),
+          h('td', { class: 'num' }, r.suitability === undefined ? '—' : fmtProb(r.suitability)),
+        ),
+      ),
+    ),
+  );
+  const call = isObj(result.call) ? result.call : null;
+  const selectedAnswer = record.response?.answers.selected;
+  const noneP = selectedAnswer?.type === 'choice' ? selectedAnswer.probabilities.none : undefined;
+  return h(
+    'div',
+    { class: 'candidates-block' },
+    h('div', { class: 'table-scroll' }, table),
+    noneP !== undefined ? h('div', { class: 'muted' }, `P(none) ${fmtProb(noneP)}${none ? ' — the judge chose none' : ''}`) : null,
+    call
+      ? h('div', { class: 'returned-call' }, h('div', { class: 'label' }, 'Returned call (exact prepared arguments)'), h('pre', { class: 'json' }, JSON.stringify(call, null, 2)))
+      : h('div', { class: 'returned-call muted' }, `No call returned (handoff ${String(result.handoff ?? '—')}).`),
+  );
+}

@@ -1,0 +1,237 @@
+import type { FeedRow } from '../src/panel/protocol';
+import { h, replaceChildren } from './dom';
+import { distinctValues, filterFeed, rowActionClass, scrollToReveal, virtualWindow, type FeedFilters, type FeedStore } from './feed-model';
+import { explainReason } from './reason-codes';
+
+/**
+ * The live decision feed: filter bar plus a virtualized list. Only the rows in view (plus a few
+ * either side) exist in the DOM, so 10 000 decisions scroll like 30. Rows have a fixed height.
+ */
+
+/** Row height in px; must match `.feed-row` in styles.css. */
+export const ROW_HEIGHT = 44;
+
+export interface FeedViewOptions {
+  store: FeedStore;
+  filters: FeedFilters;
+  scrollTop: number;
+  selected?: string;
+  onFilters(filters: FeedFilters): void;
+  onScroll(scrollTop: number): void;
+  /** A row was chosen (click or Enter): open its detail. */
+  onOpen(id: string): void;
+  /** Keyboard moved the selection. */
+  onSelect(id: string): void;
+}
+
+const ACTIONS = ['auto', 'review', 'escalate', 'error'];
+
+/** HH:MM:SS of an ISO time in local time, or the raw string when unparsable. */
+function clock(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString([], { hour12: false });
+}
+
+export class FeedView {
+  readonly el: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly spacer: HTMLElement;
+  private readonly window: HTMLElement;
+  private readonly count: HTMLElement;
+  private readonly selects: Record<'tool' | 'agent' | 'action', HTMLSelectElement>;
+  private readonly text: HTMLElement & { value: string };
+  private order: number[] = [];
+  private frame = 0;
+  private rendered = { start: -1, end: -1, version: -1 };
+  private version = 0;
+  private textTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly o: FeedViewOptions) {
+    const select = (key: 'tool' | 'agent' | 'action', label: string) =>
+      h('select', { class: 'filter-select', 'aria-label': `Filter by ${label}`, id: `filter-${key}`, on: { change: () => this.filtersChanged() } });
+    this.selects = { tool: select('tool', 'tool'), agent: select('agent', 'agent'), action: select('action', 'action') };
+    this.text = h('vscode-textfield', {
+      id: 'filter-text',
+      placeholder: 'Filter: tool, reason, handoff, id…',
+      'aria-label': 'Filter decisions by text',
+      props: { value: o.filters.text },
+      on: {
+        input: () => {
+          clearTimeout(this.textTimer);
+          this.textTimer = setTimeout(() => this.filtersChanged(), 120);
+        },
+      },
+    }) as HTMLElement & { value: string };
+    this.count = h('span', { class: 'feed-count', 'aria-live': 'polite', id: 'feed-count' });
+    this.window = h('div', { class: 'feed-window' });
+    this.spacer = h('div', { class: 'feed-spacer' }, this.window);
+    this.list = h(
+      'div',
+      {
+        class: 'feed-list',
+        id: 'feed-list',
+        role: 'listbox',
+        tabindex: 0,
+        'aria-label': 'Decisions, newest first',
+        on: { scroll: () => this.schedule(), keydown: (e) => this.onKey(e as KeyboardEvent), click: (e) => this.onClick(e) },
+      },
+      this.spacer,
+    );
+    this.el = h(
+      'div',
+      { class: 'feed' },
+      h('div', { class: 'feed-filters' }, this.text, h('div', { class: 'filter-selects' }, this.selects.tool, this.selects.agent, this.selects.action), this.count),
+      this.list,
+    );
+    new ResizeObserver(() => this.schedule()).observe(this.list);
+    this.refresh();
+    this.list.scrollTop = o.scrollTop;
+  }
+
+  /** Re-applies filters and re-renders (after new rows arrived or filters changed). */
+  refresh(): void {
+    const rows = this.o.store.rows;
+    this.fillSelect('tool', ['', ...distinctValues(rows, 'tool')], 'All tools');
+    this.fillSelect('agent', ['', ...distinctValues(rows, 'agent')], 'All agents');
+    this.fillSelect('action', ['', ...ACTIONS], 'All actions');
+    this.order = filterFeed(rows, this.o.filters);
+    this.count.textContent = this.order.length === rows.length ? `${rows.length} decisions` : `${this.order.length} of ${rows.length}`;
+    this.spacer.style.height = `${this.order.length * ROW_HEIGHT}px`;
+    this.version++;
+    this.renderWindow();
+  }
+
+  /** Marks `id` as selected (or none) without rebuilding the list. */
+  setSelected(id: string | undefined): void {
+    this.o.selected = id;
+    for (const el of this.window.children) {
+      const on = (el as HTMLElement).dataset.id === id;
+      el.classList.toggle('selected', on);
+      el.setAttribute('aria-selected', String(on));
+    }
+    this.list.setAttribute('aria-activedescendant', id ? `row-${id}` : '');
+  }
+
+  /** Number of rows currently in the DOM (the bench and tests check virtualization with it). */
+  get renderedRows(): number {
+    return this.window.childElementCount;
+  }
+
+  focus(): void {
+    this.list.focus();
+  }
+
+  private fillSelect(key: 'tool' | 'agent' | 'action', values: string[], anyLabel: string): void {
+    const sel = this.selects[key];
+    const want = this.o.filters[key];
+    const all = want && !values.includes(want) ? [...values, want] : values;
+    const same = sel.options.length === all.length && all.every((v, i) => sel.options[i]!.value === v);
+    if (!same) replaceChildren(sel, all.map((v) => h('option', { value: v }, v || anyLabel)));
+    sel.value = want;
+  }
+
+  private filtersChanged(): void {
+    const f: FeedFilters = {
+      tool: this.selects.tool.value,
+      agent: this.selects.agent.value,
+      action: this.selects.action.value,
+      text: String(this.text.value ?? ''),
+    };
+    this.o.filters = f;
+    this.o.onFilters(f);
+    this.list.scrollTop = 0;
+    this.refresh();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderWindow();
+      this.o.onScroll(this.list.scrollTop);
+    });
+  }
+
+  private renderWindow(): void {
+    const w = virtualWindow(this.order.length, ROW_HEIGHT, this.list.scrollTop, this.list.clientHeight || 600);
+    if (w.start === this.rendered.start && w.end === this.rendered.end && this.rendered.version === this.version) return;
+    this.rendered = { start: w.start, end: w.end, version: this.version };
+    this.window.style.transform = `translateY(${w.offset}px)`;
+    const rows = this.o.store.rows;
+    const frag = document.createDocumentFragment();
+    for (let i = w.start; i < w.end; i++) frag.appendChild(this.renderRow(rows[this.order[i]!]!, i));
+    this.window.textContent = '';
+    this.window.appendChild(frag);
+    if (this.order.length === 0) {
+      this.window.appendChild(
+        h('div', { class: 'feed-empty muted' }, rows.length ? 'No decision matches these filters.' : 'No decisions yet. Run a sample step, or call a jev tool from an agent.'),
+      );
+    }
+  }
+
+  private renderRow(r: FeedRow, position: number): HTMLElement {
+    const cls = rowActionClass(r);
+    const reason = r.error ?? r.topReason;
+    const selected = r.id === this.o.selected;
+    return h(
+      'div',
+      {
+        class: { 'feed-row': true, selected, [`row-${cls || 'none'}`]: true },
+        role: 'option',
+        id: `row-${r.id}`,
+        'data-id': r.id,
+        'aria-selected': String(selected),
+        'aria-posinset': position + 1,
+        'aria-setsize': this.order.length,
+        title: reason ? `${reason}: ${explainReason(reason).text}` : undefined,
+      },
+      h(
+        'div',
+        { class: 'row-line' },
+        h('span', { class: `pill pill-${cls || 'none'}` }, cls || '—'),
+        h('span', { class: 'row-tool' }, r.tool),
+        r.handoff ? h('span', { class: 'row-handoff' }, `→ ${r.handoff}`) : null,
+        h('span', { class: 'row-latency' }, `${Math.round(r.latency_ms)} ms`),
+      ),
+      h(
+        'div',
+        { class: 'row-line row-sub' },
+        h('span', { class: 'row-agent' }, r.agent),
+        h('span', { class: { 'row-reason': true, 'row-error': !!r.error } }, reason ?? ''),
+        h('span', { class: 'row-time' }, clock(r.time)),
+      ),
+    );
+  }
+
+  private onClick(e: Event): void {
+    const row = (e.target as HTMLElement).closest('.feed-row') as HTMLElement | null;
+    if (row?.dataset.id) {
+      this.setSelected(row.dataset.id);
+      this.o.onOpen(row.dataset.id);
+    }
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (this.order.length === 0) return;
+    const rows = this.o.store.rows;
+    const current = this.o.selected ? this.order.findIndex((i) => rows[i]!.id === this.o.selected) : -1;
+    let next = current;
+    if (e.key === 'ArrowDown') next = Math.min(this.order.length - 1, current + 1);
+    else if (e.key === 'ArrowUp') next = Math.max(0, current - 1);
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = this.order.length - 1;
+    else if (e.key === 'PageDown') next = Math.min(this.order.length - 1, current + Math.floor(this.list.clientHeight / ROW_HEIGHT));
+    else if (e.key === 'PageUp') next = Math.max(0, current - Math.floor(this.list.clientHeight / ROW_HEIGHT));
+    else if (e.key === 'Enter' && current >= 0) {
+      this.o.onOpen(rows[this.order[current]!]!.id);
+      e.preventDefault();
+      return;
+    } else return;
+    e.preventDefault();
+    const id = rows[this.order[next]!]!.id;
+    this.list.scrollTop = scrollToReveal(next, ROW_HEIGHT, this.list.scrollTop, this.list.clientHeight);
+    this.setSelected(id);
+    this.o.onSelect(id);
+    this.renderWindow();
+  }
+}

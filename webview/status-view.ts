@@ -1,0 +1,78 @@
+import type { BackendStatus, WebviewToHost } from '../src/panel/protocol';
+import { codicon, h } from './dom';
+import { fmtThresholds } from './outcome-diff';
+
+/**
+ * Backend status: provider, model, why it was chosen, health (the mock-judge warning as a banner that
+ * is never hidden), calibration, spend used/cap and the floors in force, plus the actions a user needs
+ * to change any of it.
+ */
+
+const HEALTH_ICON: Record<BackendStatus['health'], string> = { ok: 'pass', warning: 'warning', error: 'error' };
+
+/** The banner shown above everything when health is not ok (mock judge, broken key, …); null when ok. */
+export function renderHealthBanner(status: BackendStatus | undefined): HTMLElement | null {
+  if (!status || status.health === 'ok') return null;
+  const fallback =
+    status.provider === 'mock'
+      ? 'Mock judge: answers come from deterministic keyword heuristics, not a real model. Configure a backend before trusting decisions.'
+      : 'The judgment backend needs attention.';
+  return h(
+    'div',
+    { class: `banner banner-${status.health}`, role: status.health === 'error' ? 'alert' : 'status', id: 'health-banner' },
+    codicon(HEALTH_ICON[status.health]),
+    h('span', { class: 'banner-text' }, status.message ?? fallback),
+  );
+}
+
+/** "3 / 100 attempts", or "3 attempts (no cap)". */
+export function spendText(spend: BackendStatus['spend']): string {
+  return spend.cap === undefined ? `${spend.used} attempts (no cap)` : `${spend.used} / ${spend.cap} attempts`;
+}
+
+/** The status grid and its actions. `post` sends a command to the host. */
+export function renderStatus(status: BackendStatus | undefined, post: (m: WebviewToHost) => void): HTMLElement {
+  if (!status) return h('div', { class: 'status muted', id: 'status' }, 'Waiting for the extension…');
+  const row = (label: string, ...value: (Node | string)[]) => [h('dt', null, label), h('dd', null, ...value)];
+  const spendRatio = status.spend.cap ? Math.min(1, status.spend.used / status.spend.cap) : 0;
+  const meter = status.spend.cap
+    ? h('span', {
+        class: { meter: true, 'meter-high': spendRatio >= 0.8 },
+        role: 'meter',
+        'aria-valuemin': 0,
+        'aria-valuemax': status.spend.cap,
+        'aria-valuenow': status.spend.used,
+        'aria-label': 'spend',
+      })
+    : null;
+  if (meter) {
+    const fill = h('span', { class: 'meter-fill' });
+    fill.style.width = `${(spendRatio * 100).toFixed(1)}%`;
+    meter.appendChild(fill);
+  }
+  const button = (label: string, icon: string, message: WebviewToHost, secondary = true) =>
+    h('vscode-button', { icon, secondary, on: { click: () => post(message) } }, label);
+  return h(
+    'div',
+    { class: 'status', id: 'status' },
+    h(
+      'dl',
+      { class: 'kv' },
+      row('Provider', h('span', { class: `health health-${status.health}` }, codicon(HEALTH_ICON[status.health], status.health), ` ${status.provider}`)),
+      row('Model', status.model),
+      row('Why', status.reason),
+      row('Calibrated', status.calibrated ? 'yes' : 'no — probabilities are not calibrated'),
+      row('Spend', spendText(status.spend), meter ?? ''),
+      row('Thresholds', fmtThresholds(status.thresholds)),
+      status.endpoint ? row('MCP endpoint', h('code', null, status.endpoint)) : [],
+    ),
+    h(
+      'div',
+      { class: 'actions' },
+      button('Run sample step', 'play', { type: 'runSampleStep' }, false),
+      button('Set API key', 'key', { type: 'command', command: 'setApiKey' }),
+      button('Settings', 'settings-gear', { type: 'command', command: 'openSettings' }),
+      button('Open ledger', 'output', { type: 'command', command: 'openLedger' }),
+    ),
+  );
+}
