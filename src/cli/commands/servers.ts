@@ -1,0 +1,64 @@
+import { decideGrant } from '../../registry/manifest';
+import { refOf, type ServerView } from '../../registry/registry';
+import { openRegistry } from '../../registry/setup';
+import { parseCommandArgs } from '../args';
+import { EXIT, type CliCommand } from '../io';
+import { reportError } from '../runtime';
+
+/**
+ * `jevcp servers [--config F] [--json]` (issue #3 "CLI"): starts every configured MCP server (config file
+ * `.jev/config.json` or `--config`, then MCP_SERVERS / MCP_ORACLE), prints each one's status, reason and
+ * tools, and each agent's effective tools, then shuts them all down.
+ * Exit 0 when every server is ready (or none is configured), 3 when any is in error, 2 for bad config.
+ * Warnings (env-gate oddities, grants matching no tool) go to stderr.
+ */
+export const serversCommand: CliCommand = async (args, io) => {
+  try {
+    const { values } = parseCommandArgs('servers', args, { config: { type: 'string' }, json: { type: 'boolean' } });
+    const opened = await openRegistry({ cwd: io.cwd, env: io.env, configPath: values.config });
+    const { registry, agents } = opened;
+    try {
+      const views = await registry.start();
+      const warnings = [...opened.warnings, ...registry.grantWarnings(agents)];
+      for (const w of warnings) io.stderr.write(`jevcp: warning: ${w}\n`);
+      const tools = registry.list();
+      const agentViews = agents.map((a) => ({
+        name: a.name,
+        grants: a.tools,
+        allowed: tools.filter((t) => decideGrant(a, refOf(t)).allowed).map((t) => t.id),
+      }));
+      if (values.json === true) {
+        const servers = views.map(({ stderr: _stderr, ...v }) => v);
+        io.stdout.write(`${JSON.stringify({ config: opened.configFound ? opened.configPath : null, gate: opened.gate.source, servers, agents: agentViews, warnings }, null, 2)}\n`);
+      } else {
+        io.stdout.write(formatServers(views, opened.configFound ? opened.configPath : null, opened.gate.source));
+        for (const a of agentViews) {
+          io.stdout.write(`agent ${a.name}: ${a.allowed.length ? a.allowed.join(', ') : '(no known tool granted)'}\n`);
+        }
+      }
+      return views.every((v) => v.status.state === 'ready') ? EXIT.OK : EXIT.OPERATIONAL;
+    } finally {
+      await registry.shutdown();
+    }
+  } catch (err) {
+    return reportError(io, err);
+  }
+};
+
+/** Human printout: one block per server with status, reason, target and tools. */
+export function formatServers(views: readonly ServerView[], configPath: string | null, gate: string): string {
+  const lines: string[] = [];
+  const from = [configPath ? `config ${configPath}` : 'no config file', gate === 'none' ? 'no env gate' : `env gate ${gate}`].join('; ');
+  if (views.length === 0) return `No MCP servers configured (${from}).\n`;
+  lines.push(`${views.length} MCP server${views.length > 1 ? 's' : ''} (${from}); bare tool names resolve in this order:`);
+  for (const v of views) {
+    const s = v.status;
+    const state = s.state === 'ready' ? `ready, ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}` : s.state;
+    lines.push(`${v.name} [${v.transport}, ${v.source}] ${state} — ${v.target}`);
+    if (s.reason) lines.push(`  reason: ${s.reason}`);
+    if (s.nextRestartAt) lines.push(`  restart in ${Math.max(0, s.nextRestartAt - Date.now())} ms (restarts so far: ${s.restarts})`);
+    if (v.tools.length) lines.push(`  tools: ${v.tools.join(', ')}`);
+    lines.push(`  timeout per call: ${v.timeoutMs} ms`);
+  }
+  return `${lines.join('\n')}\n`;
+}
