@@ -146,7 +146,7 @@ describe('execute', () => {
       assert.match((out as { reason: string }).reason, why);
     }
     assert.deepEqual(ran, []);
-    assert.deepEqual(records, []);
+    assert.equal(records.length, 0);
 
     const ok = await execute({ registry, ledger }, coder, decision({ handoff: 'execute_tool', action: 'auto', call }));
     assert.ok(ok.executed && ok.ok);
