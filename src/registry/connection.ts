@@ -302,7 +302,8 @@ export class McpConnection {
     } catch (err) {
       if (session) await this.dispose(session);
       if (gen !== this.gen || this.closing) return this.status;
-      const spawnFailed = !session?.child && !isHttpConfig(this.config) && (err as NodeJS.ErrnoException)?.code !== undefined;
+      // A spawn error (ENOENT, EACCES…) will not heal by retrying: no restart loop for it.
+      const spawnFailed = !session?.child && !isHttpConfig(this.config) && typeof (err as NodeJS.ErrnoException)?.code === 'string';
       this.fail(this.startFailure(session, err, startupTimeout), spawnFailed);
     }
     return this.status;
