@@ -276,6 +276,25 @@ export class ToolRegistry {
   }
 
   /**
+   * Names offered by more than one place (spec §5 weakness 8: first-wins ownership was silent), e.g.
+   * `tool "echo" is offered by everything, web; a bare "echo" resolves to everything/echo`.
+   */
+  nameConflicts(): string[] {
+    const owners = new Map<string, string[]>();
+    for (const name of this.specs.keys()) owners.set(name, ['in-process']);
+    for (const c of this.connections) {
+      for (const t of c.tools) owners.set(t.name, [...(owners.get(t.name) ?? []), c.name]);
+    }
+    const out: string[] = [];
+    for (const [name, where] of owners) {
+      if (where.length < 2) continue;
+      const winner = this.resolve(name)?.id ?? name;
+      out.push(`tool ${JSON.stringify(name)} is offered by ${where.join(', ')}; a bare ${JSON.stringify(name)} resolves to ${winner}`);
+    }
+    return out;
+  }
+
+  /**
    * The grant check that can run before anything is known about servers' tools: denied when no tool this
    * name could resolve to would be allowed. Touches no transport.
    */

@@ -114,6 +114,8 @@ describe('registry with real MCP servers (stdio + Streamable HTTP)', () => {
     assert.deepEqual(await main.call('bare', bare, 'add', { a: 1, b: 1 }), { sum: 2 });
     assert.equal(main.resolve('echo')?.id, 'everything/echo');
     assert.equal(webFirst.resolve('echo')?.id, 'web/echo');
+    assert.deepEqual(main.nameConflicts(), ['tool "echo" is offered by everything, web; a bare "echo" resolves to everything/echo']);
+    assert.deepEqual(webFirst.nameConflicts(), ['tool "echo" is offered by web, everything; a bare "echo" resolves to web/echo']);
     const ids = events.filter((e) => e.type === 'tool.call').map((e) => (e as { tool: string }).tool);
     assert.deepEqual(ids, ['everything/echo', 'web/add']);
     // The bare grant "echo" reaches only the tool a bare call resolves to.

@@ -19,7 +19,7 @@ export const serversCommand: CliCommand = async (args, io) => {
     const { registry, agents } = opened;
     try {
       const views = await registry.start();
-      const warnings = [...opened.warnings, ...registry.grantWarnings(agents)];
+      const warnings = [...opened.warnings, ...registry.nameConflicts(), ...registry.grantWarnings(agents)];
       for (const w of warnings) io.stderr.write(`jevcp: warning: ${w}\n`);
       const tools = registry.list();
       const agentViews = agents.map((a) => ({
