@@ -5,16 +5,21 @@ import { gateCommand } from './commands/gate';
 import { helpCommand, USAGE } from './commands/help';
 import { ledgerCommand } from './commands/ledger';
 import { serveCommand } from './commands/serve';
+import { serversCommand } from './commands/servers';
 import { makeStepCommand } from './commands/step';
+import { stepAgentCommand } from './commands/step-agent';
 import { EXIT, type CliCommand, type CliIO } from './io';
 
-/** Subcommands by name. `oracle-server` is hidden: the deterministic oracle MCP server used by MCP_ORACLE. */
+/**
+ * Subcommands by name. `step … --agent NAME` is handed to the registry's step-agent command.
+ * `oracle-server` is hidden: the deterministic oracle MCP server used by MCP_ORACLE. */
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   serve: serveCommand,
   call: callCommand,
-  step: makeStepCommand(),
+  step: makeStepCommand(stepAgentCommand),
   gate: gateCommand,
   doctor: doctorCommand,
+  servers: serversCommand,
   ledger: ledgerCommand,
   help: helpCommand,
   'oracle-server': async () => {

@@ -9,12 +9,13 @@ Usage:
   jevcp call TOOL [--input FILE|-] [--json]
                                       run one tool on a JSON input (file or stdin)
   jevcp step FILE.jev.json [--json]   run a request file ({"tool": …, …input}; tool defaults to jev_step)
-  jevcp step FILE --agent NAME [--execute]
-                                      step through an agent's tool registry (runs the call only with --execute)
+  jevcp step FILE --agent NAME [--execute] [--config F] [--json]
+                                      prepare candidates from an agent's tool registry and judge them; with
+                                      --execute, run the call only when the decision accepts it
   jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--json]
                                       judge the staged change before committing
   jevcp doctor [--json]               configuration summary and one ping judgment
-  jevcp servers [--json]              MCP servers configured by MCP_SERVERS / MCP_ORACLE
+  jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
   jevcp ledger show [--last N] [--json] [--file F]
   jevcp ledger replay [--id ID|--last] [--auto-accept X] [--review-at Y] [--block-at Z] [--json] [--file F]
                                       recompute a recorded decision with other thresholds (no upstream call)
