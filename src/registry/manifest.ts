@@ -116,6 +116,8 @@ export function parseManifest(raw: unknown, field = 'agent'): AgentManifest {
 /** A manifest with its grants parsed once. */
 export class CompiledManifest {
   readonly grants: readonly Grant[];
+  /** Decisions already made for this manifest (grants are immutable), keyed by tool ref. */
+  readonly decisions = new Map<string, GrantDecision>();
 
   constructor(readonly manifest: AgentManifest) {
     this.grants = manifest.tools.map(parseGrant);
@@ -150,7 +152,17 @@ export function grantMatches(grant: Grant, ref: ToolRef): boolean {
  * first matching allow rule; otherwise denied with no rule. Pure: touches no transport.
  */
 export function decideGrant(manifest: AgentManifest, ref: ToolRef): GrantDecision {
-  const { grants } = compileManifest(manifest);
+  const compiledManifest = compileManifest(manifest);
+  const key = `${ref.bareOwner ? 1 : 0}${ref.server ?? ''}\u0000${ref.id}\u0000${ref.name}`;
+  const known = compiledManifest.decisions.get(key);
+  if (known) return known;
+  const decision = Object.freeze(decideUncached(manifest, compiledManifest.grants, ref));
+  if (compiledManifest.decisions.size >= 10_000) compiledManifest.decisions.clear();
+  compiledManifest.decisions.set(key, decision);
+  return decision;
+}
+
+function decideUncached(manifest: AgentManifest, grants: readonly Grant[], ref: ToolRef): GrantDecision {
   const deny = grants.find((g) => g.deny && grantMatches(g, ref));
   if (deny) return { allowed: false, tool: ref.id, rule: deny.raw, reason: `denied by ${JSON.stringify(deny.raw)}` };
   const allow = grants.find((g) => !g.deny && grantMatches(g, ref));

@@ -112,6 +112,8 @@ export class ToolRegistry {
   private readonly connections: McpConnection[] = [];
   private readonly sources = new Map<string, ServerSource>();
   private readonly onEvent?: (event: RegistryEvent) => void;
+  /** Resolutions of names, valid until a tool list or an in-process registration changes. */
+  private readonly resolved = new Map<string, ResolvedTool | undefined>();
 
   constructor(options: RegistryOptions = {}) {
     this.onEvent = options.onEvent;
@@ -128,6 +130,7 @@ export class ToolRegistry {
             this.emit({ type: 'server.status', time: Date.now(), server: c.name, status: c.status });
           },
           onToolsChanged: (c) => {
+            this.resolved.clear();
             options.connection?.onToolsChanged?.(c);
             this.emit({ type: 'server.tools', time: Date.now(), server: c.name, tools: c.tools.map((t) => `${c.name}/${t.name}`) });
           },
@@ -152,10 +155,12 @@ export class ToolRegistry {
     if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name ${JSON.stringify(spec.name)} is invalid: in-process tool names are bare (no "/" and no spaces).`);
     if (this.specs.has(spec.name)) throw new Error(`Tool ${JSON.stringify(spec.name)} is already registered.`);
     this.specs.set(spec.name, spec);
+    this.resolved.clear();
   }
 
   /** Removes an in-process tool; returns whether it existed. */
   unregister(name: string): boolean {
+    this.resolved.clear();
     return this.specs.delete(name);
   }
 
@@ -200,6 +205,14 @@ export class ToolRegistry {
    * in-process first, then `<server>/<tool>`, then the first server listing a bare name.
    */
   resolve(tool: string): ResolvedTool | undefined {
+    if (this.resolved.has(tool)) return this.resolved.get(tool);
+    const found = this.resolveNow(tool);
+    if (this.resolved.size >= 10_000) this.resolved.clear();
+    this.resolved.set(tool, found);
+    return found;
+  }
+
+  private resolveNow(tool: string): ResolvedTool | undefined {
     const spec = this.specs.get(tool);
     if (spec) {
       return { id: spec.name, name: spec.name, transport: 'in-process', description: spec.description, title: spec.title, inputSchema: spec.inputSchema, annotations: spec.annotations, bareOwner: true };
@@ -326,11 +339,11 @@ export class ToolRegistry {
    */
   async call(agent: string, manifest: AgentManifest, tool: string, params: Record<string, unknown> = {}, opts: RegistryCallOptions = {}): Promise<Record<string, unknown>> {
     if (typeof tool !== 'string' || tool.trim() === '') throw new ToolNotFoundError(String(tool), 'the tool name must be a non-empty string');
-    const early = this.precheck(manifest, tool);
-    if (early) this.deny(agent, tool, early);
-
     let resolved = this.resolve(tool);
-    if (!resolved && !this.specs.has(tool)) {
+    if (!resolved) {
+      // Not known yet: deny now if no tool this name could become is granted, before waiting on servers.
+      const early = this.precheck(manifest, tool);
+      if (early) this.deny(agent, tool, early);
       // Ownership of a name may depend on servers still starting (or never started): let them settle.
       const slash = tool.indexOf('/');
       const waitFor = slash > 0 ? this.connections.filter((c) => c.name === tool.slice(0, slash)) : this.connections;
@@ -350,6 +363,7 @@ export class ToolRegistry {
     const decision = decideGrant(manifest, refOf(resolved));
     if (!decision.allowed) this.deny(agent, resolved.id, decision);
 
+    if (!this.onEvent) return this.dispatch(agent, resolved, params, opts);
     const started = Date.now();
     const names = params && typeof params === 'object' ? Object.keys(params).sort() : [];
     try {
