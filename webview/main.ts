@@ -73,7 +73,7 @@ class App {
       return;
     }
     const tabIndex = TABS.indexOf(this.ui.tab);
-    const header = (label: string, id: string, badge?: HTMLElement) => h('vscode-tab-header', { slot: 'header', id }, label, badge ? [' ', badge] : null);
+    const header = (label: string, id: string, badge?: HTMLElement) => h('vscode-tab-header', { slot: 'header', 'data-tab': id }, label, badge ? [' ', badge] : null);
     const tabs = h(
       'vscode-tabs',
       {

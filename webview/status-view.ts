@@ -58,8 +58,7 @@ export function renderStatus(status: BackendStatus | undefined, post: (m: Webvie
     h(
       'dl',
       { class: 'kv' },
-      row('Provider', h('span', { class: `health health-${status.health}` }, codicon(HEALTH_ICON[status.health], status.health), ` ${status.provider}`)),
-      row('Model', status.model),
+      row('Backend', h('span', { class: `health health-${status.health}` }, codicon(HEALTH_ICON[status.health], status.health), ` ${status.provider} · ${status.model}`)),
       row('Why', status.reason),
       row('Calibrated', status.calibrated ? 'yes' : 'no — probabilities are not calibrated'),
       row('Spend', spendText(status.spend), meter ?? ''),

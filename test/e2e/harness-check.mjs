@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Fast browser checks of the panel webview on the static harness (headless Chromium, playwright-core):
+// strict CSP holds, the feed renders real records, a decision's detail explains it, the what-if slider
+// changes the handoff, UI state survives a reload, filters, servers (restart), grants (toggle), a
+// 10 000-row feed stays virtualized, and the decision-panel view. Screenshots go to test-results/.
+// Usage: node test/e2e/harness-check.mjs   (needs a build: node scripts/build.mjs)
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, chromiumPath, startHarness } from './harness-server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const out = join(root, 'test-results');
+mkdirSync(out, { recursive: true });
+
+const harness = await startHarness({ root });
+const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+let failed = 0;
+const results = [];
+
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    await fn();
+    results.push(`ok   ${name} (${Date.now() - t0} ms)`);
+  } catch (err) {
+    failed++;
+    results.push(`FAIL ${name}: ${err.message.split('\n').slice(0, 6).join('\n     ')}`);
+  }
+}
+
+async function open(params, viewport = { width: 420, height: 900 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(harness.url(params));
+  await page.locator('#app').waitFor();
+  return { page, context, errors };
+}
+
+const stepRecord = harness.records.find((r) => r.tool === 'jev_step' && Array.isArray(r.input?.candidates) && r.result);
+const gateRecord = harness.records.find((r) => r.tool === 'jev_gate');
+
+await check('sidebar renders the feed under the strict CSP, with the mock warning', async () => {
+  const { page, context, errors } = await open({});
+  await page.locator('#feed-list .feed-row').first().waitFor();
+  assert.equal(await page.locator('#feed-list .feed-row').count(), harness.records.length);
+  assert.match(await page.locator('#health-banner').innerText(), /Mock judge/);
+  assert.match(await page.locator('#status').innerText(), /mock/);
+  await page.screenshot({ path: join(out, 'harness-feed.png') });
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check('detail explains a jev_step decision; what-if moves the handoff; state survives a reload', async () => {
+  assert.ok(stepRecord, 'a jev_step record with candidates exists');
+  const { page, context, errors } = await open({});
+  await page.locator(`[data-id="${stepRecord.id}"]`).click();
+  await page.locator('#detail').waitFor();
+  const recorded = stepRecord.result.handoff;
+  assert.match(await page.locator('#detail-badges').innerText(), new RegExp(recorded));
+  for (const code of stepRecord.result.reason_codes) {
+    const li = page.locator(`.section-why li[data-code="${code}"]`);
+    assert.ok((await li.locator('.reason-text').innerText()).length > 10, `${code} is explained`);
+  }
+  assert.equal(await page.locator('table.candidates tbody tr').count(), stepRecord.input.candidates.length);
+  assert.equal(await page.locator('.judgment .question').count(), Object.keys(stepRecord.questions).length);
+  // Move auto_accept up with the keyboard until the recomputed handoff differs.
+  const slider = page.locator('#whatif-auto_accept');
+  await page.locator('.whatif-diff').waitFor();
+  await slider.focus();
+  let moved = 0;
+  while (moved < 20 && !(await page.locator('.whatif-diff tr[data-key="handoff"].changed').count())) {
+    await page.keyboard.press('ArrowRight');
+    moved++;
+    await page.waitForTimeout(120);
+  }
+  const after = await page.locator('.whatif-diff tr[data-key="handoff"] td.after').innerText();
+  assert.notEqual(after, recorded, `handoff changed after ${moved} steps`);
+  const value = await slider.inputValue();
+  await page.locator('#detail').screenshot({ path: join(out, 'harness-whatif.png') });
+  await page.screenshot({ path: join(out, 'harness-detail.png') });
+  await page.waitForTimeout(300); // setState is debounced
+  await page.reload();
+  await page.locator('#detail').waitFor();
+  assert.equal(await page.locator('#whatif-auto_accept').inputValue(), value, 'slider restored');
+  await page.locator('.whatif-diff tr[data-key="handoff"].changed').waitFor();
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check('filters, keyboard, sample step, servers restart, grant toggle', async () => {
+  const { page, context, errors } = await open({});
+  await page.locator('#feed-list .feed-row').first().waitFor();
+  // Keyboard: the list is one tab stop; arrows move the selection, Enter opens, Back returns.
+  await page.locator('#feed-list').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  const second = await page.locator('#feed-list .feed-row').nth(1).getAttribute('data-id');
+  assert.equal(await page.locator('#feed-list').getAttribute('aria-activedescendant'), `row-${second}`);
+  await page.keyboard.press('Enter');
+  await page.locator(`#detail[data-id="${second}"]`).waitFor();
+  await page.locator('#detail-back').click();
+  await page.locator('#feed-list .feed-row.selected').waitFor();
+  await page.selectOption('#filter-action', 'error');
+  await page.waitForTimeout(50);
+  const errorsShown = await page.locator('#feed-list .feed-row').count();
+  assert.equal(errorsShown, harness.records.filter((r) => r.error).length);
+  await page.selectOption('#filter-action', '');
+  await page.locator('#filter-text').click();
+  await page.keyboard.type('jev_gate');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#feed-list .feed-row').count(), harness.records.filter((r) => r.tool === 'jev_gate').length);
+  await page.locator('#status vscode-button', { hasText: 'Run sample step' }).click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'runSampleStep'));
+  await page.locator('#feed-count', { hasText: `of ${harness.records.length + 1}` }).waitFor();
+
+  await page.locator('[data-tab="tab-servers"]').click();
+  await page.locator('.server-error .server-reason').waitFor();
+  assert.match(await page.locator('.server-error .server-reason').innerText(), /exited with code 1/);
+  await page.screenshot({ path: join(out, 'harness-servers.png') });
+  await page.locator('[data-server="flaky"] vscode-button', { hasText: 'Restart' }).click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'restartServer' && m.name === 'flaky'));
+  await page.locator('[data-tab="tab-agents"]').click();
+  const row = page.locator('[data-agent="editor"] tr[data-tool="filesystem/write_file"]');
+  assert.match(await row.locator('.why').innerText(), /denied by "!filesystem\/write_file"/);
+  await row.locator('vscode-checkbox').click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'toggleGrant' && m.enabled === true));
+  await page.locator('[data-agent="editor"] tr[data-tool="filesystem/write_file"]:not(.denied)').waitFor();
+  assert.match(await page.locator('[data-agent="editor"] tr[data-tool="filesystem/write_file"] .why').innerText(), /allowed by/);
+  await page.screenshot({ path: join(out, 'harness-agents.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check('10 000 rows: counted, virtualized, scroll to the end', async () => {
+  const { page, context, errors } = await open({ rows: '10000' });
+  await page.locator('#feed-list .feed-row').first().waitFor();
+  const total = 10000;
+  assert.match(await page.locator('#feed-count').innerText(), new RegExp(`${total}`));
+  const inDom = await page.locator('#feed-list .feed-row').count();
+  assert.ok(inDom > 10 && inDom < 60, `${inDom} rows in the DOM`);
+  await page.locator('#feed-list').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await page.locator(`#feed-list .feed-row[aria-posinset="${total}"]`).waitFor();
+  assert.ok((await page.locator('#feed-list .feed-row').count()) < 60);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await check('decision panel view renders one decision (jev_gate) with its claims', async () => {
+  assert.ok(gateRecord, 'a jev_gate record exists');
+  const { page, context, errors } = await open({ view: 'decision', id: gateRecord.id }, { width: 1000, height: 1100 });
+  await page.locator('#detail').waitFor();
+  assert.equal(await page.locator('#feed-list').count(), 0);
+  assert.equal(await page.locator('table.claims tbody tr').count(), gateRecord.input.claims.length);
+  await page.screenshot({ path: join(out, 'harness-decision-panel.png'), fullPage: true });
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+await browser.close();
+await harness.close();
+console.log(results.join('\n'));
+console.log(`harness: ${results.length - failed} passed, ${failed} failed; screenshots in test-results/`);
+process.exit(failed ? 1 : 0);
