@@ -155,7 +155,25 @@ try {
     await feed.locator('#detail').waitFor({ timeout: 30_000 });
     const shown = (await feed.locator('.badge-handoff .badge-value').innerText()).trim();
     if (shown !== recordedHandoff) throw new Error(`sidebar detail shows handoff ${shown}, expected ${recordedHandoff}`);
+    await page.waitForTimeout(500); // codicons inside the buttons load their stylesheet asynchronously
     await page.screenshot({ path: path.join(out, 'e2e-sidebar.png') });
+  });
+  await step('the sidebar keeps its detail and slider after being hidden and shown again', async () => {
+    let feed = await frameWith(page, 'body[data-view="sidebar"] #whatif-auto_accept', 30_000);
+    await feed.locator('#whatif-auto_accept').focus();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    const value = await feed.locator('#whatif-auto_accept').inputValue();
+    await feed.evaluate(() => (window.__jevE2eMarker = true)); // gone once the webview is re-created
+    await page.waitForTimeout(600); // the webview saves its state debounced
+    await quickPick(page, '>', 'View: Show Explorer', say);
+    await page.locator('.explorer-viewlet').first().waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await quickPick(page, '>', 'Jev: Open Control Panel', say);
+    feed = await frameWith(page, 'body[data-view="sidebar"] #detail #whatif-auto_accept', 30_000);
+    if (await feed.evaluate(() => window.__jevE2eMarker === true)) throw new Error('the view was not re-created; nothing was restored');
+    const restored = await feed.locator('#whatif-auto_accept').inputValue();
+    if (restored !== value) throw new Error(`slider restored to ${restored}, expected ${value}`);
+    say(`     detail and auto_accept ${value} restored after the view was hidden`);
   });
   await step('no CSP violation and no page error from the panel', async () => {
     const ours = csp.filter((c) => /webview|jev/i.test(c));
