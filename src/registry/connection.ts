@@ -63,6 +63,7 @@ export interface RestartPolicy {
   stableMs: number;
 }
 
+/** Defaults: 5 attempts, 500 ms doubling up to 30 s, failure count reset after 30 s ready. */
 export const DEFAULT_RESTART: RestartPolicy = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, stableMs: 30_000 });
 
 /** Options shared by every connection of a registry. */

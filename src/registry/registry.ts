@@ -7,6 +7,7 @@ import { checkJsonObject, mapCallResult } from './result';
 import { checkAgainstSchema } from './schema';
 import type { NamedServer, ServerSource } from './servers';
 
+// The registry's error classes, importable from here as the contract names them.
 export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors';
 
 /**

@@ -31,6 +31,7 @@ export interface HttpServerConfig {
   timeoutMs?: number;
 }
 
+/** One entry of `servers`: stdio when it has `command`, Streamable HTTP when it has `url`. */
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
 /** True for an HTTP server config. */
