@@ -41,6 +41,8 @@ export class FeedView {
   private readonly selects: Record<'tool' | 'agent' | 'action', HTMLSelectElement>;
   private readonly text: HTMLElement & { value: string };
   private order: number[] = [];
+  /** The store's row array `order` indexes into (the store replaces its array when it drops old rows). */
+  private orderRows: readonly FeedRow[] = [];
   private frame = 0;
   private rendered = { start: -1, end: -1, version: -1 };
   private version = 0;
@@ -83,20 +85,41 @@ export class FeedView {
       h('div', { class: 'feed-filters' }, this.text, h('div', { class: 'filter-selects' }, this.selects.tool, this.selects.agent, this.selects.action), this.count),
       this.list,
     );
-    new ResizeObserver(() => this.schedule()).observe(this.list);
+    this.resize = new ResizeObserver(() => this.schedule());
+    this.resize.observe(this.list);
     this.refresh();
     this.list.scrollTop = o.scrollTop;
   }
 
-  /** Re-applies filters and re-renders (after new rows arrived or filters changed). */
+  private readonly resize: ResizeObserver;
+
+  /** Stops observing (the view is being replaced). */
+  dispose(): void {
+    this.resize.disconnect();
+    if (this.frame) cancelAnimationFrame(this.frame);
+    clearTimeout(this.textTimer);
+  }
+
+  /**
+   * Re-applies filters and re-renders (after new rows arrived or filters changed). When the list is
+   * scrolled away from the top, the first visible row keeps its place as newer rows arrive above it.
+   */
   refresh(): void {
     const rows = this.o.store.rows;
+    const top = this.list.scrollTop;
+    const anchorAt = Math.floor(top / ROW_HEIGHT);
+    const anchor = top > 0 && anchorAt < this.order.length ? this.orderRows[this.order[anchorAt]!] : undefined;
     this.fillSelect('tool', ['', ...distinctValues(rows, 'tool')], 'All tools');
     this.fillSelect('agent', ['', ...distinctValues(rows, 'agent')], 'All agents');
     this.fillSelect('action', ['', ...ACTIONS], 'All actions');
     this.order = filterFeed(rows, this.o.filters);
+    this.orderRows = rows;
     this.count.textContent = this.order.length === rows.length ? `${rows.length} decisions` : `${this.order.length} of ${rows.length}`;
     this.spacer.style.height = `${this.order.length * ROW_HEIGHT}px`;
+    if (anchor) {
+      const now = this.order.findIndex((i) => rows[i]!.id === anchor.id);
+      if (now >= 0 && now !== anchorAt) this.list.scrollTop = top + (now - anchorAt) * ROW_HEIGHT;
+    }
     this.version++;
     this.renderWindow();
   }
@@ -157,7 +180,7 @@ export class FeedView {
     if (w.start === this.rendered.start && w.end === this.rendered.end && this.rendered.version === this.version) return;
     this.rendered = { start: w.start, end: w.end, version: this.version };
     this.window.style.transform = `translateY(${w.offset}px)`;
-    const rows = this.o.store.rows;
+    const rows = this.orderRows;
     const frag = document.createDocumentFragment();
     for (let i = w.start; i < w.end; i++) frag.appendChild(this.renderRow(rows[this.order[i]!]!, i));
     this.window.textContent = '';
@@ -213,7 +236,7 @@ export class FeedView {
 
   private onKey(e: KeyboardEvent): void {
     if (this.order.length === 0) return;
-    const rows = this.o.store.rows;
+    const rows = this.orderRows;
     const current = this.o.selected ? this.order.findIndex((i) => rows[i]!.id === this.o.selected) : -1;
     let next = current;
     if (e.key === 'ArrowDown') next = Math.min(this.order.length - 1, current + 1);

@@ -252,6 +252,7 @@ class App {
       replaceChildren(this.decisionsPanel, h('p', { class: 'muted pad' }, 'No decision selected.'));
       return;
     }
+    this.feed?.dispose();
     this.feed = new FeedView({
       store: this.store,
       filters: this.ui.filters,
@@ -284,6 +285,7 @@ class App {
       this.ui.tab = 'decisions';
       document.getElementById('tabs')?.setAttribute('selected-index', '0');
     }
+    this.feed?.dispose();
     this.feed = undefined;
     if (!this.records.has(id)) {
       this.missing.delete(id);

@@ -146,6 +146,22 @@ await check('10 000 rows: counted, virtualized, scroll to the end', async () => 
   assert.match(await page.locator('#feed-count').innerText(), new RegExp(`${total}`));
   const inDom = await page.locator('#feed-list .feed-row').count();
   assert.ok(inDom > 10 && inDom < 60, `${inDom} rows in the DOM`);
+  // Rows arriving while the user reads further down do not move what they are reading.
+  await page.locator('#feed-list').evaluate((el) => (el.scrollTop = 44 * 300));
+  await page.waitForTimeout(100);
+  const firstVisible = () =>
+    page.locator('#feed-list').evaluate((el) => {
+      const top = el.getBoundingClientRect().top;
+      return [...el.querySelectorAll('.feed-row')].find((r) => r.getBoundingClientRect().bottom > top + 1)?.dataset.id;
+    });
+  const before = await firstVisible();
+  await page.evaluate(() => {
+    const proto = window.__harness.fixtures.records[0];
+    const rows = [1, 2, 3].map((i) => ({ ...window.__harness.feedRowOf(proto), id: `live-${i}`, time: new Date(Date.now() + i).toISOString() }));
+    window.__harness.toWebview({ type: 'feedAppend', rows });
+  });
+  await page.waitForTimeout(200);
+  assert.equal(await firstVisible(), before, 'the first visible row stayed in place');
   await page.locator('#feed-list').evaluate((el) => (el.scrollTop = el.scrollHeight));
   await page.locator(`#feed-list .feed-row[aria-posinset="${total}"]`).waitFor();
   assert.ok((await page.locator('#feed-list .feed-row').count()) < 60);

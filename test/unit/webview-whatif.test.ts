@@ -151,6 +151,41 @@ describe('webview what-if recomputation', () => {
   });
 });
 
+describe('webview decision headline', () => {
+  it('names the verdict lines of each tool kind and leaves out what a tool does not return', async () => {
+    const dir = join(__dirname, '../../examples');
+    const keysOf = async (file: string) => {
+      const { tool = 'jev_step', ...input } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { tool?: string };
+      const r = await record(new MockProvider(), tool, input);
+      return outcomeLines({ result: r.result }).map((l) => l.key);
+    };
+    assert.deepEqual(await keysOf('screen-issue-comment.jev.json'), ['action', 'recommendation', 'thresholds']);
+    assert.deepEqual(await keysOf('rank-docs.jev.json'), ['action', 'exists', 'winner', 'thresholds']);
+    assert.deepEqual(await keysOf('verify-release-notes.jev.json'), ['action', 'summary', 'claim_actions', 'thresholds']);
+    assert.deepEqual(await keysOf('review-patch.jev.json'), ['action', 'thresholds']);
+    const step = await keysOf('parser-fix.jev.json');
+    assert.deepEqual(step, ['action', 'handoff', 'call', 'partner', 'reasons', 'thresholds']);
+  });
+
+  it('diffs line by line, including lines only one side has', () => {
+    const diff = diffOutcomes(
+      [
+        { key: 'action', label: 'Action', value: 'auto' },
+        { key: 'call', label: 'Call', value: 'a → read_file' },
+      ],
+      [
+        { key: 'error', label: 'Error', value: 'INVALID_INPUT: x' },
+      ],
+    );
+    assert.deepEqual(diff.map((d) => [d.key, d.before, d.after, d.changed]), [
+      ['error', undefined, 'INVALID_INPUT: x', true],
+      ['action', 'auto', undefined, true],
+      ['call', 'a → read_file', undefined, true],
+    ]);
+    assert.equal(changeSummary(diffOutcomes([{ key: 'action', label: 'Action', value: 'auto' }], [{ key: 'action', label: 'Action', value: 'auto' }])), 'Same decision at these thresholds.');
+  });
+});
+
 describe('webview candidate table', () => {
   it('numbers eligible candidates as the judge saw them and explains blocked ones', async () => {
     const r = await record(new ScriptedProvider(STEP_ANSWERS), 'jev_step', STEP_INPUT);
