@@ -129,6 +129,20 @@ describe('registry faults', () => {
     assert.equal(view().status.reason, 'printed a line on stdout that is not JSON-RPC: "Widget server listening on port 4242" (gave up after 2 restart attempts)');
   });
 
+  it('times out a server that never answers initialize, and kills it', async () => {
+    const silent = new ToolRegistry({ servers: [fixture('silent', ['--silent'])], connection: { startupTimeoutMs: 1_500, restart: { maxAttempts: 0 } } });
+    try {
+      const [view] = await silent.start();
+      assert.equal(view.status.state, 'error');
+      assert.match(view.status.reason!, /^did not finish initialize within 1500 ms; last stderr: silent server pid \d+ \(gave up after 0 restart attempts\)$/);
+      const pid = Number(/pid (\d+)/.exec(view.status.reason!)![1]);
+      await until('the silent child to be gone', () => !alive(pid));
+    } finally {
+      await silent.shutdown();
+    }
+    await steadyServes();
+  });
+
   it('returns a tool error as a tool error, the connection stays ready', async () => {
     const err = await toolError(reg.call('ops', all, 'work/fail', {}));
     assert.equal(err.kind, 'tool_error');
