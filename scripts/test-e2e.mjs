@@ -7,7 +7,8 @@
 //      Chromium through playwright-core: open the Jev panel, run "Jev: Run Sample Step" (a jev_step judged
 //      by the mock), open its detail, move the auto_accept slider until the handoff shown changes, check the
 //      feed row in the sidebar, and save screenshots under test-results/.
-// Usage: node scripts/test-e2e.mjs [--skip-harness] [--keep (the .vsix and workspace)]. Exit 0 only when all passed.
+// Usage: node scripts/test-e2e.mjs [--skip-harness] [--keep (the .vsix and workspace)] [--theme "Default Light Modern"].
+// Exit 0 only when all passed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -69,7 +70,8 @@ fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
 fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify({ 'jevPanel.provider': 'mock' }, null, 2));
 fs.writeFileSync(path.join(folder, 'README.md'), '# e2e workspace\n');
 
-const server = await startCodeServer({ vsix, folder });
+const themeAt = argv.indexOf('--theme');
+const server = await startCodeServer({ vsix, folder, ...(themeAt >= 0 ? { theme: argv[themeAt + 1] } : {}) });
 say(`code-server up: ${server.url}`);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-e2e-chrome-'));
 const context = await chromium.launchPersistentContext(profile, {

@@ -23,9 +23,9 @@ function freePort() {
 /**
  * Starts code-server on 127.0.0.1 (free port, auth none, fresh state dir, workspace trust off) after
  * installing `vsix` into its empty extensions dir, with `folder` as the workspace. `env` is added to
- * the server's environment (inherited by extension hosts). Resolves to { url, stateDir, logFile, stop() }.
+ * the server's environment (inherited by extension hosts); `theme` is the colour theme. Resolves to { url, stateDir, logFile, stop() }.
  */
-export async function startCodeServer({ vsix, folder, env = {} }) {
+export async function startCodeServer({ vsix, folder, env = {}, theme = 'Default Dark Modern' }) {
   const host = hostEnv();
   const port = await freePort();
   // Short path: VS Code's IPC sockets live under TMPDIR (Unix socket paths must stay under 108 bytes).
@@ -47,7 +47,7 @@ export async function startCodeServer({ vsix, folder, env = {} }) {
       'chat.disableAIFeatures': true,
       'chat.commandCenter.enabled': false,
       'workbench.secondarySideBar.defaultVisibility': 'hidden',
-      'workbench.colorTheme': 'Default Dark Modern',
+      'workbench.colorTheme': theme,
     }),
   );
   const childEnv = {
