@@ -1,0 +1,40 @@
+/**
+ * What `activate()` returns in Development and Test modes (the host test suite and the bench read it).
+ * In Production the extension exports only `{ version }`: the endpoint token stays inside.
+ */
+import type * as vscode from 'vscode';
+import type { DecisionRecord } from '../ledger/record';
+import type { BackendStatus, FeedRow, PanelSnapshot } from '../panel/protocol';
+import type { CallOutcome } from '../tools/runner';
+import type { EndpointInfo } from './endpoint';
+import type { PanelSettings } from './settings';
+
+export interface JevPanelApi {
+  readonly version: string;
+  /** Wall time `activate()` took, ms. */
+  readonly activationMs: number;
+  /** Resolves once settings, key and provider are known. */
+  readonly ready: Promise<void>;
+  /** Feed rows, oldest first. */
+  feed(): FeedRow[];
+  getRecord(id: string): DecisionRecord | undefined;
+  status(): BackendStatus;
+  snapshot(): PanelSnapshot;
+  settings(): PanelSettings;
+  /** The registered McpServerDefinitionProvider, exactly as VS Code calls it. */
+  mcp: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>;
+  /** The endpoint, when listening (includes the token). */
+  endpoint(): EndpointInfo | undefined;
+  /** MCP servers whose connections were started. */
+  startedServers(): readonly string[];
+  statusBarText(): string;
+  /** Calls a judgment tool as `agent` (default `panel`). */
+  call(tool: string, args: unknown, agent?: string): Promise<CallOutcome>;
+  /** Re-reads settings, key and chat models. */
+  refresh(): Promise<void>;
+}
+
+/** The Production export. */
+export interface JevPanelPublicApi {
+  readonly version: string;
+}

@@ -1,0 +1,194 @@
+/**
+ * The extension's commands (package.json `contributes.commands`). Each is a user action; arguments are
+ * optional shortcuts for tests and walkthrough links, the UI path asks with an input box or quick pick.
+ */
+import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { SERVER_NAME } from '../mcp/identity';
+import { importMcpJson } from './mcp-json';
+import type { PanelActions } from './panel-connection';
+import { ALLOWED_CHAT_MODEL, API_KEY_SECRET, allowedKeyOf, type JevRuntime } from './runtime';
+import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
+import type { DecisionPanels } from './decision-panel';
+import { VIEW_ID } from './view-provider';
+import type { DecisionRecord } from '../ledger/record';
+
+/** What the commands need besides the runtime. */
+export interface CommandDeps {
+  context: vscode.ExtensionContext;
+  runtime: JevRuntime;
+  panels: DecisionPanels;
+}
+
+/** Panel actions shared by the commands and the webviews. */
+export function panelActions(deps: CommandDeps): PanelActions {
+  return {
+    openDecision: async (id) => deps.panels.open(id),
+    openServerLog: (name) => openServerLog(deps, name),
+    runSampleStep: async () => {
+      await runSampleStep(deps);
+    },
+  };
+}
+
+/** Registers every command; returns their disposables. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { runtime, context } = deps;
+  const actions = panelActions(deps);
+  const reg = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  return [
+    reg('jevPanel.openPanel', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`)),
+    reg('jevPanel.openDecision', async (id?: unknown) => {
+      let target = typeof id === 'string' ? id : undefined;
+      if (!target) {
+        const rows = runtime.feed.rows().slice(-50).reverse();
+        if (rows.length === 0) {
+          void vscode.window.showInformationMessage('Jev: no decisions yet. Run "Jev: Run Sample Step" to see one.');
+          return;
+        }
+        const pick = await vscode.window.showQuickPick(
+          rows.map((r) => ({ label: `${r.tool} — ${r.handoff ?? r.action ?? r.error ?? ''}`, description: `${r.agent} · ${r.time}`, id: r.id })),
+          { placeHolder: 'Open a decision' },
+        );
+        target = pick?.id;
+      }
+      if (target) await actions.openDecision(target);
+    }),
+    reg('jevPanel.setApiKey', async (key?: unknown) => {
+      const value =
+        typeof key === 'string'
+          ? key
+          : await vscode.window.showInputBox({
+              title: 'Jev: Set API Key',
+              prompt: 'System One API key (kept in VS Code SecretStorage only)',
+              password: true,
+              ignoreFocusOut: true,
+              validateInput: (v) => (/^[\x21-\x7e]+$/.test(v.trim()) ? undefined : 'Visible ASCII characters, no spaces'),
+            });
+      if (value === undefined || value.trim() === '') return;
+      await context.secrets.store(API_KEY_SECRET, value.trim());
+      await runtime.refresh('API key set');
+      void vscode.window.showInformationMessage('Jev: API key saved in SecretStorage.');
+    }),
+    reg('jevPanel.clearApiKey', async () => {
+      await context.secrets.delete(API_KEY_SECRET);
+      await runtime.refresh('API key cleared');
+      void vscode.window.showInformationMessage('Jev: API key removed.');
+    }),
+    reg('jevPanel.useChatModel', (key?: unknown) => useChatModel(deps, typeof key === 'string' ? key : undefined)),
+    reg('jevPanel.importMcpJson', (uri?: unknown) => importMcpJsonCommand(deps, uri instanceof vscode.Uri ? uri : undefined)),
+    reg('jevPanel.runSampleStep', () => runSampleStep(deps)),
+    reg('jevPanel.restartServer', async (name?: unknown) => {
+      let target = typeof name === 'string' ? name : undefined;
+      if (!target) {
+        target = (await vscode.window.showQuickPick(runtime.servers().map((s) => ({ label: s.name, description: s.status }))))?.label;
+      }
+      if (target) await runtime.restartServer(target);
+    }),
+    reg('jevPanel.showLog', () => runtime.log.show(true)),
+    reg('jevPanel.openLedger', async () => {
+      const path = runtime.ledgerPath();
+      try {
+        await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
+      } catch {
+        void vscode.window.showInformationMessage(`Jev: no ledger yet (${path}); it is created with the first decision.`);
+      }
+    }),
+    reg('jevPanel.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:jevcp.jev-control-panel')),
+  ];
+}
+
+/** Judges the sample step as agent `panel`, then shows the decision. Returns the record. */
+export async function runSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
+  await deps.runtime.ready;
+  const outcome = await deps.runtime.service.call(SAMPLE_STEP_TOOL, structuredClone(SAMPLE_STEP_INPUT), { agent: 'panel' });
+  if (!outcome.ok) void vscode.window.showWarningMessage(`Jev: the sample step failed: ${outcome.error.code}: ${outcome.error.message}`);
+  deps.panels.open(outcome.record.id);
+  return outcome.record;
+}
+
+async function openServerLog(deps: CommandDeps, name: string): Promise<void> {
+  if (name === SERVER_NAME) {
+    deps.runtime.log.show(true);
+    return;
+  }
+  const lines = deps.runtime.serverLog(name);
+  if (!lines) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+  const doc = await vscode.workspace.openTextDocument({
+    content: `# stderr of MCP server ${name} (last ${lines.length} lines)\n${lines.join('\n')}\n`,
+    language: 'log',
+  });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+/**
+ * Lets the user allow an editor chat model: a tiny request on this user action (VS Code shows its consent
+ * prompt when the model needs one), then the choice is remembered and `provider: auto` may use it.
+ */
+async function useChatModel(deps: CommandDeps, key?: string): Promise<boolean> {
+  const models = typeof vscode.lm?.selectChatModels === 'function' ? await vscode.lm.selectChatModels() : [];
+  if (models.length === 0) {
+    void vscode.window.showWarningMessage('Jev: the editor offers no chat model.');
+    return false;
+  }
+  let model = key ? models.find((m) => allowedKeyOf(m) === key || `${m.vendor}/${m.id}` === key) : models.length === 1 ? models[0] : undefined;
+  if (!model && !key) {
+    const pick = await vscode.window.showQuickPick(
+      models.map((m) => ({ label: m.name, description: allowedKeyOf(m), model: m })),
+      { placeHolder: 'Chat model Jev may use to judge agent steps' },
+    );
+    model = pick?.model;
+  }
+  if (!model) return false;
+  try {
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User('Reply with the JSON object {"yes": 1, "no": 0} and nothing else.')],
+      { justification: 'Jev Control Panel asks this model for probabilities over closed options to judge agent steps.' },
+    );
+    for await (const _ of response.text) {
+      // drain: the reply itself is not used
+    }
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Jev: ${allowedKeyOf(model)} cannot be used: ${(err as Error)?.message ?? String(err)}`);
+    return false;
+  }
+  await deps.context.globalState.update(ALLOWED_CHAT_MODEL, allowedKeyOf(model));
+  await deps.runtime.refresh('chat model allowed');
+  void vscode.window.showInformationMessage(`Jev: judging with ${allowedKeyOf(model)} when no API key or base URL is set (uncalibrated).`);
+  return true;
+}
+
+/** Imports `.vscode/mcp.json` of the first workspace folder (or `uri`) into the workspace's `jevPanel.mcpServers`. */
+async function importMcpJsonCommand(deps: CommandDeps, uri?: vscode.Uri): Promise<{ imported: string[]; skipped: string[] } | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  const file = uri ?? (folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json') : undefined);
+  if (!file) {
+    void vscode.window.showWarningMessage('Jev: open a folder with .vscode/mcp.json first.');
+    return undefined;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+  } catch {
+    void vscode.window.showWarningMessage(`Jev: ${vscode.workspace.asRelativePath(file)} was not found.`);
+    return undefined;
+  }
+  let result: ReturnType<typeof importMcpJson>;
+  try {
+    result = importMcpJson(text, { workspaceFolder: folder?.uri.fsPath, userHome: homedir() });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Jev: ${(err as Error).message}`);
+    return undefined;
+  }
+  const config = vscode.workspace.getConfiguration('jevPanel');
+  const existing = (config.inspect<Record<string, unknown>>('mcpServers')?.workspaceValue ?? {}) as Record<string, unknown>;
+  await config.update('mcpServers', { ...existing, ...result.servers }, vscode.ConfigurationTarget.Workspace);
+  const imported = Object.keys(result.servers);
+  for (const line of result.skipped) deps.runtime.log.warn(`mcp.json import skipped ${line}`);
+  const trustNote = vscode.workspace.isTrusted ? '' : ' They stay off until you trust this workspace.';
+  void vscode.window.showInformationMessage(
+    `Jev: imported ${imported.length} server${imported.length === 1 ? '' : 's'}${imported.length ? ` (${imported.join(', ')})` : ''}` +
+      `${result.skipped.length ? `; skipped ${result.skipped.length} (see the Jev log)` : ''}.${trustNote}`,
+  );
+  return { imported, skipped: result.skipped };
+}

@@ -1,0 +1,44 @@
+/**
+ * Hands the in-host endpoint to the editor's agent (vscode-platform §1.2): one `McpHttpServerDefinition`
+ * (positional constructor: label, uri, headers, version) carrying the per-start bearer token. Providing it
+ * starts the endpoint (a loopback listener, no process); resolving re-checks it right before VS Code
+ * connects, so a restarted endpoint's new port and token are used.
+ */
+import * as vscode from 'vscode';
+import type { EndpointInfo } from './endpoint';
+import type { JevRuntime } from './runtime';
+
+/** Provider id, as contributed in `contributes.mcpServerDefinitionProviders`. */
+export const MCP_PROVIDER_ID = 'jevPanel.mcpServer';
+/** Label of the definition. */
+export const MCP_LABEL = 'Jev Control Panel';
+
+export class JevMcpDefinitions implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  private readonly subscription: vscode.Disposable;
+  readonly onDidChangeMcpServerDefinitions = this.emitter.event;
+
+  constructor(private readonly runtime: JevRuntime) {
+    this.subscription = runtime.onDidChangeDefinitions(() => this.emitter.fire());
+  }
+
+  private definition(info: EndpointInfo): vscode.McpHttpServerDefinition {
+    return new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, this.runtime.definitionVersion);
+  }
+
+  async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
+    return [this.definition(await this.runtime.ensureEndpoint())];
+  }
+
+  async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {
+    const info = await this.runtime.ensureEndpoint();
+    server.uri = vscode.Uri.parse(info.url);
+    server.headers = { ...server.headers, Authorization: `Bearer ${info.token}` };
+    return server;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+}

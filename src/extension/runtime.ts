@@ -1,0 +1,494 @@
+/**
+ * The extension's runtime: settings → provider → JudgmentService, the ToolRegistry of configured MCP
+ * servers, the in-host MCP endpoint, the feed, and the panel's view of all of it. Everything heavy is lazy:
+ * building it reads settings and SecretStorage only; chat models are listed only when the provider choice
+ * needs them; the endpoint listens on the first definition request; MCP servers start when the endpoint or a
+ * panel needs their tools (and only servers from trusted settings scopes: settings.ts).
+ */
+import * as vscode from 'vscode';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { JevConfig } from '../config/env';
+import { toJevError } from '../judgment/errors';
+import type { DecisionRecord } from '../ledger/record';
+import { SERVER_NAME } from '../mcp/identity';
+import type { AgentView, BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
+import { DEFAULT_BASE_URL } from '../providers/base-url';
+import { createProvider } from '../providers/factory';
+import { MockProvider } from '../providers/mock';
+import type { JudgmentProvider } from '../providers/port';
+import { SpendCap } from '../providers/spend-cap';
+import { registerJudgmentTools } from '../registry/judgment-tools';
+import type { AgentManifest } from '../registry/manifest';
+import { ToolRegistry, type RegistryEvent } from '../registry/registry';
+import { ALL_TOOLS } from '../tools';
+import { JudgmentService } from '../tools/runner';
+import { createEditorServer, editorTools } from './editor-server';
+import { McpHttpEndpoint, type EndpointInfo } from './endpoint';
+import { FeedStore } from './feed-store';
+import { LazyLedger } from './lazy-ledger';
+import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
+import { chatModelKey, chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
+import { EDITOR_AGENT, SETTING_KEYS, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
+import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
+
+/** SecretStorage key of the API key. */
+export const API_KEY_SECRET = 'jevPanel.apiKey';
+/** globalState key of the chat model (`vendor/family`) the user allowed Jev to use. */
+export const ALLOWED_CHAT_MODEL = 'jevPanel.allowedChatModel';
+/** Judgment tool names: the default grants of `editor`. */
+export const JUDGMENT_TOOL_NAMES: readonly string[] = ALL_TOOLS.map((t) => t.name);
+
+export class JevRuntime implements vscode.Disposable {
+  readonly feed: FeedStore;
+  /** The service every surface calls; follows the configuration. */
+  readonly service: LiveJudgmentService;
+  readonly endpoint: McpHttpEndpoint;
+  /** Names of MCP servers whose connections this runtime started (the Workspace Trust tests read it). */
+  readonly startedServers: string[] = [];
+
+  private readonly statusEmitter = new vscode.EventEmitter<void>();
+  private readonly serversEmitter = new vscode.EventEmitter<void>();
+  private readonly agentsEmitter = new vscode.EventEmitter<void>();
+  private readonly definitionsEmitter = new vscode.EventEmitter<void>();
+  /** Status (provider, model, health) changed. */
+  readonly onDidChangeStatus = this.statusEmitter.event;
+  /** MCP server rows changed (status, tools). */
+  readonly onDidChangeServers = this.serversEmitter.event;
+  /** Agents or grants changed. */
+  readonly onDidChangeAgents = this.agentsEmitter.event;
+  /** The MCP server definition handed to the editor changed (settings, endpoint restart, tool set). */
+  readonly onDidChangeDefinitions = this.definitionsEmitter.event;
+
+  private current: { settings: PanelSettings; choice: ProviderChoice; service: JudgmentService; provider: JudgmentProvider };
+  private spendCap = new SpendCap();
+  private registry?: ToolRegistry;
+  private registryKey = '';
+  private serversWanted = false;
+  private toolsVersion = '';
+  private readonly ledger: LazyLedger;
+  private refreshing: Promise<void> = Promise.resolve();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Resolves after the first refresh (settings, key, provider). */
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m));
+    this.feed = new FeedStore({ ledgerPath: () => this.ledgerPath() });
+    const settings = this.readSettings();
+    const choice: ProviderChoice = { kind: 'mock', reason: 'starting' };
+    const provider = new MisconfiguredProvider('none', 'Jev Control Panel is still starting.');
+    this.current = { settings, choice, provider, service: this.buildService(settings, provider) };
+    this.service = new LiveJudgmentService(() => this.current.service);
+    this.endpoint = new McpHttpEndpoint({
+      createSession: () =>
+        createEditorServer({
+          service: this.service,
+          registry: () => this.registry,
+          manifest: () => this.manifest(EDITOR_AGENT),
+          floors: () => this.current.settings.floors,
+          record: (record) => void this.recordExecution(record),
+        }),
+      log: (level, message) => this.log[level](message),
+    });
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('jevPanel')) return;
+        void this.refresh('settings changed').then(() => this.definitionsEmitter.fire());
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh('workspace trusted').then(() => this.definitionsEmitter.fire())),
+      context.secrets.onDidChange((e) => {
+        if (e.key === API_KEY_SECRET) void this.refresh('API key changed');
+      }),
+    );
+    if (typeof vscode.lm?.onDidChangeChatModels === 'function') {
+      this.disposables.push(
+        vscode.lm.onDidChangeChatModels(() => {
+          const p = this.current.settings.provider;
+          if (p === 'auto' || p === 'vscode-lm') void this.refresh('chat models changed');
+        }),
+      );
+    }
+    this.ready = this.refresh('activation');
+  }
+
+  /** Current validated settings. */
+  get settings(): PanelSettings {
+    return this.current.settings;
+  }
+
+  /** Current provider choice. */
+  get choice(): ProviderChoice {
+    return this.current.choice;
+  }
+
+  /** The judgment provider in use. */
+  get provider(): JudgmentProvider {
+    return this.current.provider;
+  }
+
+  /** Where records are appended: `jevPanel.ledger` or `ledger.jsonl` in the extension's global storage. */
+  ledgerPath(): string {
+    return this.current?.settings.ledgerPath ?? join(this.context.globalStorageUri.fsPath, 'ledger.jsonl');
+  }
+
+  /** Manifest of agent `name` (the `editor` default when settings define none). */
+  manifest(name: string): AgentManifest {
+    return this.current.settings.agents.find((a) => a.name === name) ?? { name, tools: [] };
+  }
+
+  private readSettings(): PanelSettings {
+    const config = vscode.workspace.getConfiguration('jevPanel');
+    return readPanelSettings((key: SettingKey) => config.inspect(key), {
+      trusted: vscode.workspace.isTrusted,
+      judgmentTools: JUDGMENT_TOOL_NAMES,
+      homeDir: homedir(),
+    });
+  }
+
+  private buildService(settings: PanelSettings, provider: JudgmentProvider): JudgmentService {
+    return new JudgmentService({
+      provider,
+      tools: ALL_TOOLS,
+      floors: settings.floors,
+      model: settings.model,
+      timeoutMs: settings.timeoutMs,
+      ledger: this.ledger,
+      onRecord: (record) => this.onRecord(record),
+    });
+  }
+
+  private onRecord(record: DecisionRecord): void {
+    this.feed.add(record);
+    const outcome = record.error ? `${record.error.code}` : String((record.result as { action?: unknown } | undefined)?.action ?? 'ok');
+    this.log.info(`${record.kind} ${record.tool} as ${record.agent}: ${outcome} (${record.latency_ms} ms)`);
+    if (record.kind === 'decision' && record.provider !== 'mock') this.statusEmitter.fire(); // spend moved
+  }
+
+  private async recordExecution(record: DecisionRecord): Promise<void> {
+    try {
+      await this.ledger.append(record);
+    } catch {
+      // reported once by the ledger
+    }
+    this.onRecord(record);
+  }
+
+  /** Re-reads settings, key and (when needed) chat models, and rebuilds provider, service and registry. Serialized. */
+  refresh(reason: string): Promise<void> {
+    this.refreshing = this.refreshing.then(() => this.doRefresh(reason)).catch((err: unknown) => {
+      this.log.error(`refresh (${reason}) failed: ${(err as Error)?.message ?? String(err)}`);
+    });
+    return this.refreshing;
+  }
+
+  private async doRefresh(reason: string): Promise<void> {
+    const settings = this.readSettings();
+    const apiKey = (await this.context.secrets.get(API_KEY_SECRET))?.trim() || undefined;
+    const needModels = settings.provider === 'vscode-lm' || (settings.provider === 'auto' && !apiKey && !settings.baseUrl);
+    const models = needModels ? await this.chatModels() : [];
+    const choice = chooseProvider({
+      settings,
+      hasApiKey: apiKey !== undefined,
+      chatModels: models.map(infoOf),
+      allowedChatModel: this.context.globalState.get<string>(ALLOWED_CHAT_MODEL),
+    });
+    if (settings.spendCap !== this.spendCap.maxAttempts) this.spendCap = new SpendCap(settings.spendCap);
+    const provider = this.buildProvider(settings, choice, apiKey, models);
+    this.current = { settings, choice, provider, service: this.buildService(settings, provider) };
+    this.log.info(`configuration (${reason}): provider ${choice.kind} (${choice.reason})${choice.error ? ` — ${choice.error}` : ''}`);
+    for (const problem of settings.problems) this.log.warn(problem);
+    if (settings.ignoredWorkspaceKeys.length) {
+      this.log.warn(`workspace not trusted: ignoring workspace values of jevPanel.${settings.ignoredWorkspaceKeys.join(', jevPanel.')}`);
+    }
+    await this.syncRegistry(settings);
+    this.statusEmitter.fire();
+    this.agentsEmitter.fire();
+    this.serversEmitter.fire();
+  }
+
+  private async chatModels(): Promise<vscode.LanguageModelChat[]> {
+    if (typeof vscode.lm?.selectChatModels !== 'function') return [];
+    try {
+      return await vscode.lm.selectChatModels();
+    } catch (err) {
+      this.log.warn(`listing the editor's chat models failed: ${(err as Error)?.message ?? String(err)}`);
+      return [];
+    }
+  }
+
+  private buildProvider(settings: PanelSettings, choice: ProviderChoice, apiKey: string | undefined, models: vscode.LanguageModelChat[]): JudgmentProvider {
+    if (choice.error) return new MisconfiguredProvider(choice.kind, choice.error);
+    switch (choice.kind) {
+      case 'mock':
+        return new MockProvider();
+      case 'vscode-lm': {
+        const model = models.find((m) => m.id === choice.chatModel!.id && m.vendor === choice.chatModel!.vendor)!;
+        return new VscodeLmProvider(model, this.spendCap);
+      }
+      case 'systemone':
+      case 'openai': {
+        const config: JevConfig = {
+          provider: choice.kind,
+          providerReason: choice.reason,
+          apiKey,
+          baseUrl: settings.baseUrl ?? DEFAULT_BASE_URL,
+          baseUrlSet: settings.baseUrl !== undefined,
+          model: settings.model,
+          floors: settings.floors,
+          timeoutMs: settings.timeoutMs,
+          spendCap: settings.spendCap,
+          mcpOracle: false,
+        };
+        try {
+          return createProvider(config, this.spendCap);
+        } catch (err) {
+          return new MisconfiguredProvider(choice.kind, toJevError(err).message);
+        }
+      }
+    }
+  }
+
+  /** Rebuilds the registry when the server configuration changed; restarts servers that were running. */
+  private async syncRegistry(settings: PanelSettings): Promise<void> {
+    const key = JSON.stringify(settings.servers);
+    if (this.registry && key === this.registryKey) return;
+    const old = this.registry;
+    this.registryKey = key;
+    const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
+    const registry = new ToolRegistry({
+      servers: settings.servers.map((s) => ({ name: s.name, config: s.config, source: 'config' as const })),
+      connection: { cwd: folder ?? homedir(), clientInfo: { name: 'jev-control-panel', version: String(this.context.extension.packageJSON.version ?? '0') } },
+      onEvent: (event) => this.onRegistryEvent(event),
+    });
+    registerJudgmentTools(registry, this.service);
+    this.registry = registry;
+    if (old) await old.shutdown().catch(() => undefined);
+    if (this.serversWanted) void this.startServers();
+  }
+
+  private onRegistryEvent(event: RegistryEvent): void {
+    switch (event.type) {
+      case 'server.status':
+        this.log.info(`MCP server ${event.server}: ${event.status.state}${event.status.reason ? ` (${event.status.reason})` : ''}`);
+        this.serversEmitter.fire();
+        break;
+      case 'server.tools':
+        this.serversEmitter.fire();
+        this.agentsEmitter.fire();
+        this.bumpToolsVersion();
+        break;
+      case 'tool.denied':
+        this.log.warn(`denied: ${event.agent} → ${event.tool}: ${event.reason}`);
+        break;
+      case 'tool.call':
+        if (!event.ok) this.log.warn(`${event.agent} → ${event.tool} failed: ${event.error.code}: ${event.error.message}`);
+        break;
+    }
+  }
+
+  /** Version of the tool set the editor sees; a change re-announces the MCP definition. */
+  get definitionVersion(): string {
+    if (!this.toolsVersion) this.toolsVersion = this.computeToolsVersion();
+    return this.toolsVersion;
+  }
+
+  private computeToolsVersion(): string {
+    const names = editorTools({ service: this.service, registry: () => this.registry, manifest: () => this.manifest(EDITOR_AGENT) }).map((t) => t.name);
+    let h = 0;
+    for (const ch of names.join('\n')) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+    return `${String(this.context.extension.packageJSON.version ?? '0')}+${(h >>> 0).toString(16)}`;
+  }
+
+  private bumpToolsVersion(): void {
+    const next = this.computeToolsVersion();
+    if (next !== this.toolsVersion) {
+      this.toolsVersion = next;
+      this.definitionsEmitter.fire();
+    }
+  }
+
+  /** Starts the configured MCP servers (once wanted, they follow configuration changes). Never rejects. */
+  async startServers(): Promise<void> {
+    this.serversWanted = true;
+    const registry = this.registry;
+    if (!registry) return;
+    for (const c of registry.servers) if (!this.startedServers.includes(c.name)) this.startedServers.push(c.name);
+    await registry.start().catch(() => undefined);
+  }
+
+  /** Starts the endpoint (and, in the background, the MCP servers whose tools it exposes). */
+  async ensureEndpoint(): Promise<EndpointInfo> {
+    await this.ready;
+    const info = await this.endpoint.start();
+    void this.startServers();
+    this.statusEmitter.fire();
+    this.serversEmitter.fire();
+    return info;
+  }
+
+  /** Stops and starts the endpoint: a new port and a new token; the editor gets a changed definition. */
+  async restartEndpoint(): Promise<EndpointInfo> {
+    await this.endpoint.stop();
+    const info = await this.ensureEndpoint();
+    this.definitionsEmitter.fire();
+    return info;
+  }
+
+  /** Restarts one server (`jev-control-panel` = the endpoint). Throws Error for an unknown name. */
+  async restartServer(name: string): Promise<void> {
+    if (name === SERVER_NAME) {
+      await this.restartEndpoint();
+      return;
+    }
+    const connection = this.registry?.server(name);
+    if (!connection) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+    if (!this.startedServers.includes(name)) this.startedServers.push(name);
+    await connection.restart();
+    this.serversEmitter.fire();
+  }
+
+  /** Last stderr lines of server `name` (undefined for an unknown server). */
+  serverLog(name: string): string[] | undefined {
+    return this.registry?.server(name)?.stderr;
+  }
+
+  /** Backend status line of the panel and the status bar. */
+  status(): BackendStatus {
+    const { settings, choice, provider } = this.current;
+    const messages: string[] = [];
+    if (choice.warning) messages.push(choice.warning);
+    messages.push(...settings.problems);
+    if (!settings.trusted) {
+      messages.push(
+        'Workspace not trusted: jevPanel settings from this workspace are ignored and only MCP servers from your user settings are started.',
+      );
+    }
+    const model =
+      choice.kind === 'mock'
+        ? `${settings.model}+mock`
+        : choice.kind === 'vscode-lm' && choice.chatModel
+          ? lmModelId(choice.chatModel)
+          : choice.kind === 'openai'
+            ? `openai:${settings.model}`
+            : settings.model;
+    return {
+      provider: choice.kind,
+      model,
+      reason: choice.reason,
+      health: choice.error ? 'error' : messages.length ? 'warning' : 'ok',
+      ...(messages.length ? { message: messages.join(' ') } : {}),
+      calibrated: provider.calibrated && !choice.error,
+      spend: { used: this.spendCap.used, ...(this.spendCap.maxAttempts !== undefined ? { cap: this.spendCap.maxAttempts } : {}) },
+      thresholds: { ...settings.floors },
+      ...(this.endpoint.info ? { endpoint: this.endpoint.info.url } : {}),
+    };
+  }
+
+  /** Server rows: this endpoint first, then the configured servers. */
+  servers(): ServerView[] {
+    const endpointTools = editorTools({ service: this.service, registry: () => this.registry, manifest: () => this.manifest(EDITOR_AGENT) }).map((t) => t.name);
+    const info = this.endpoint.info;
+    const rows: ServerView[] = [
+      {
+        name: SERVER_NAME,
+        transport: 'http',
+        status: info ? 'ready' : 'stopped',
+        reason: info ? `serving the editor's agent at ${info.url}` : 'starts when the editor asks for its tools',
+        tools: endpointTools,
+      },
+    ];
+    for (const s of this.registry?.status() ?? []) {
+      rows.push({
+        name: s.name,
+        transport: s.transport,
+        status: s.status.state === 'closed' ? 'stopped' : s.status.state === 'starting' && !this.startedServers.includes(s.name) ? 'stopped' : s.status.state,
+        ...(s.status.reason ? { reason: s.status.reason } : !this.startedServers.includes(s.name) ? { reason: 'not started yet' } : {}),
+        tools: s.tools,
+      });
+    }
+    return rows;
+  }
+
+  /** Agents with every known tool's effective permission and its why. */
+  agents(): AgentView[] {
+    const registry = this.registry;
+    const known = registry?.list() ?? [];
+    return this.current.settings.agents.map((manifest) => {
+      const prefix = `agent ${JSON.stringify(manifest.name)}`;
+      return {
+        name: manifest.name,
+        grants: [...manifest.tools],
+        permissions: known.map((tool) => {
+          const why = registry!.why(manifest, tool.id);
+          return { tool: tool.id, allowed: why.allowed, why: why.reason };
+        }),
+        warnings: (registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)),
+      };
+    });
+  }
+
+  /** Everything a panel renders from scratch. Reads the ledger tail the first time. */
+  snapshot(): PanelSnapshot {
+    this.feed.loadFromLedger();
+    return { status: this.status(), feed: this.feed.rows(), servers: this.servers(), agents: this.agents() };
+  }
+
+  /**
+   * Turns `grant` on or off for `agent` and saves the manifests to the scope they came from (workspace
+   * when the workspace defines them and is trusted, else user). Off: removes the grant, and adds a deny
+   * rule `!grant` when a glob would still allow it; on: removes `!grant` and adds the grant when needed.
+   */
+  async toggleGrant(agent: string, grant: string, enabled: boolean): Promise<void> {
+    const agents = this.current.settings.agents.map((a) => ({ name: a.name, tools: [...a.tools] }));
+    let manifest = agents.find((a) => a.name === agent);
+    if (!manifest) {
+      manifest = { name: agent, tools: [] };
+      agents.push(manifest);
+    }
+    const bare = grant.startsWith('!') ? grant.slice(1) : grant;
+    const allowedNow = () => this.registry?.why(manifest!, bare).allowed ?? manifest!.tools.includes(bare);
+    if (enabled) {
+      manifest.tools = manifest.tools.filter((g) => g !== `!${bare}`);
+      if (!allowedNow()) manifest.tools.push(bare);
+    } else {
+      manifest.tools = manifest.tools.filter((g) => g !== bare);
+      if (allowedNow()) manifest.tools.push(`!${bare}`);
+    }
+    const config = vscode.workspace.getConfiguration('jevPanel');
+    const inspected = config.inspect('agents');
+    const target =
+      vscode.workspace.isTrusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined)
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+    await config.update('agents', agents, target);
+    await this.refresh('grant toggled');
+    this.bumpToolsVersion();
+  }
+
+  /** Setting keys (for tests and docs). */
+  static readonly settingKeys: readonly string[] = SETTING_KEYS;
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+    void this.endpoint.stop();
+    void this.registry?.shutdown();
+    this.ledger.close();
+    this.statusEmitter.dispose();
+    this.serversEmitter.dispose();
+    this.agentsEmitter.dispose();
+    this.definitionsEmitter.dispose();
+  }
+}
+
+function infoOf(model: vscode.LanguageModelChat): ChatModelInfo {
+  return { vendor: model.vendor, family: model.family, id: model.id, name: model.name };
+}
+
+/** `vendor/family` of a chat model (the key under which the user's permission is stored). */
+export function allowedKeyOf(model: vscode.LanguageModelChat): string {
+  return chatModelKey(infoOf(model));
+}
