@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// The extension-host test suite, offline: build → bundle test/host with esbuild into out/test/host/ →
+// install the VS Code host if needed (scripts/vscode-host/setup.sh, idempotent) → two runs, each in a fresh
+// code-server on a free port with a throwaway state dir and workspace:
+//   1. trusted workspace (code-server --disable-workspace-trust): test/host/suites/*.test.ts
+//   2. untrusted workspace (Workspace Trust on, folder never trusted): test/host/untrusted/*.test.ts
+// The extension and the test-only chat-model extension (test/host/fixtures/chat-model) are loaded as
+// development extensions. Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
+//   node scripts/test-host.mjs [--verbose] [--grep PATTERN] [--only trusted|untrusted] [--keep]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const value = (name) => (argv.indexOf(`--${name}`) >= 0 ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+const verbose = flag('verbose');
+const only = value('only');
+const t0 = Date.now();
+const say = (msg) => console.log(`[test-host ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+
+// 1. Build the extension (dist/) as the host will load it.
+if (spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root }).status !== 0) process.exit(1);
+
+// 2. Bundle the suites: one CommonJS file per entry; node_modules stay external (mocha, the MCP SDK).
+const outDir = path.join(root, 'out/test/host');
+fs.rmSync(outDir, { recursive: true, force: true });
+const entries = ['index.ts', 'untrusted-index.ts']
+  .map((f) => path.join(root, 'test/host', f))
+  .concat(['suites', 'untrusted'].flatMap((d) => fs.readdirSync(path.join(root, 'test/host', d)).filter((f) => f.endsWith('.test.ts')).map((f) => path.join(root, 'test/host', d, f))));
+await build({
+  entryPoints: entries,
+  outbase: path.join(root, 'test/host'),
+  outdir: outDir,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'inline',
+  external: ['vscode'],
+  packages: 'external',
+  logLevel: 'warning',
+});
+say(`bundled ${entries.length} files into out/test/host`);
+
+// 3. The host itself (code-server + Chromium + playwright-core); seconds when already installed.
+const hostDir = process.env.VSCODE_HOST_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'vscode-host');
+if (!fs.existsSync(path.join(hostDir, 'env.sh'))) {
+  say('installing the VS Code host (scripts/vscode-host/setup.sh)');
+  if (spawnSync('bash', [path.join(root, 'scripts/vscode-host/setup.sh')], { stdio: 'inherit' }).status !== 0) {
+    console.error('test-host: the VS Code host could not be installed; see above');
+    process.exit(1);
+  }
+}
+const { startHost } = await import('./vscode-host/host-server.mjs');
+const { runTests } = await import('./vscode-host/run-tests.mjs');
+
+/** One run: a fresh server and workspace, the tests entry, then stop. */
+async function hostRun(label, { trust, tests, workspace }) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-host-'));
+  const folder = path.join(scratch, 'workspace');
+  const markers = path.join(scratch, 'markers');
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  fs.mkdirSync(markers);
+  const host = await startHost({ trust, env: { JEV_HOST_MARKER_DIR: markers, ...(value('grep') ? { JEV_HOST_GREP: value('grep') } : {}) }, keepState: flag('keep') });
+  const hostNode = (await import('./vscode-host/browser.mjs')).hostEnv().VSCODE_HOST_NODE;
+  workspace({ folder, markers, hostNode });
+  say(`${label}: code-server on ${host.url}${trust ? ' (Workspace Trust on)' : ''}`);
+  let result;
+  try {
+    result = await runTests({
+      server: host.url,
+      extensions: [root, path.join(root, 'test/host/fixtures/chat-model')],
+      tests: path.join(outDir, tests),
+      folder,
+      timeoutS: 150,
+      verbose,
+    });
+  } finally {
+    if (flag('keep')) say(`${label}: kept ${host.stateDir} and ${scratch}`);
+    await host.stop();
+    if (!flag('keep')) fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  if (result.code !== 0 && result.passed === null) say(`${label}: no mocha summary (see the log above; --verbose shows everything)`);
+  return result;
+}
+
+const runs = [];
+if (!only || only === 'trusted') {
+  runs.push(await hostRun('trusted', {
+    trust: false,
+    tests: 'index.js',
+    workspace: ({ folder }) => {
+      // For the import test: JSON with comments, one runnable stdio and one http server, two that cannot run.
+      fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `{
+  // servers for the "Import .vscode/mcp.json" test
+  "servers": {
+    "local": { "type": "stdio", "command": "node", "args": ["\${workspaceFolder}/tools/server.js"], },
+    "docs": { "type": "http", "url": "http://127.0.0.1:9/mcp" },
+    "remote": { "type": "sse", "url": "https://example.com/sse" },
+    "secret": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${input:token}" } }
+  },
+  "inputs": [],
+}
+`);
+    },
+  }));
+}
+if (!only || only === 'untrusted') {
+  runs.push(await hostRun('untrusted', {
+    trust: true,
+    tests: 'untrusted-index.js',
+    workspace: ({ folder, markers, hostNode }) => {
+      // What an untrusted folder could try: spawn a server, lower the bar, redirect the judge (and the key).
+      const settings = {
+        'jevPanel.mcpServers': { ws: { command: hostNode, args: [path.join(root, 'test/host/fixtures/marker-server.mjs'), 'ws'], env: { MARKER_DIR: markers } } },
+        'jevPanel.thresholds.autoAccept': 0.05,
+        'jevPanel.baseUrl': 'http://127.0.0.1:9',
+        'jevPanel.provider': 'systemone',
+      };
+      fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify(settings, null, 2));
+    },
+  }));
+}
+
+const passed = runs.reduce((n, r) => n + (r.passed ?? 0), 0);
+const failed = runs.reduce((n, r) => n + r.failed + (r.code !== 0 && r.failed === 0 ? 1 : 0), 0);
+const ok = runs.every((r) => r.code === 0);
+say(`done in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,181 @@
+/**
+ * The in-host MCP endpoint as the editor's agent sees it: the definition VS Code gets, the token, the
+ * Host/Origin checks, tools/list and tools/call through the SDK client, the feed, the definition change on
+ * a settings change, grants, and an external server's tool exposed under a namespaced name.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { JevPanelApi } from '../../../src/extension/api';
+import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, provideDefinitions, resetSettings, setSetting, waitFor } from '../helpers';
+
+const JUDGMENT_TOOLS = [
+  'ask_noul', 'ask_choice', 'ask_score', 'evaluate_policy', 'jev_step', 'jev_coding_loop', 'jev_tool_route',
+  'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate',
+];
+
+/** A raw HTTP POST with full control over the headers (Host included). */
+function post(url: URL, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+const INITIALIZE = {
+  jsonrpc: '2.0', id: 1, method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
+
+describe('in-host MCP endpoint', () => {
+  let api: JevPanelApi;
+  let definition: vscode.McpHttpServerDefinition;
+  let client: Client | undefined;
+
+  before(async () => {
+    api = await activateJev();
+    await resetSettings(api);
+  });
+  afterEach(async () => {
+    await client?.close().catch(() => undefined);
+    client = undefined;
+  });
+  after(async () => {
+    await resetSettings(api);
+  });
+
+  it('provides one McpHttpServerDefinition on 127.0.0.1 with a bearer token, and resolves it', async () => {
+    const defs = await provideDefinitions(api);
+    assert.equal(defs.length, 1);
+    definition = defs[0]!;
+    assert.ok(definition instanceof vscode.McpHttpServerDefinition);
+    assert.equal(definition.label, 'Jev Control Panel');
+    assert.equal(definition.uri.scheme, 'http');
+    assert.match(definition.uri.authority, /^127\.0\.0\.1:\d+$/);
+    assert.equal(definition.uri.path, '/mcp');
+    assert.match(definition.headers.Authorization ?? '', /^Bearer [A-Za-z0-9_-]{43}$/);
+    assert.ok(definition.version);
+    const info = api.endpoint();
+    assert.ok(info);
+    assert.equal(definition.uri.toString(), info.url);
+    const token = new vscode.CancellationTokenSource().token;
+    const resolved = (await api.mcp.resolveMcpServerDefinition!(definition, token)) as vscode.McpHttpServerDefinition;
+    assert.equal(resolved.uri.toString(), info.url);
+    assert.equal(resolved.headers.Authorization, `Bearer ${info.token}`);
+  });
+
+  it('answers 401 without the token or with a wrong one, 403 for a foreign Host or Origin', async () => {
+    const url = new URL(definition.uri.toString());
+    const none = await post(url, {}, INITIALIZE);
+    assert.equal(none.status, 401);
+    const wrong = await post(url, { authorization: 'Bearer not-the-token' }, INITIALIZE);
+    assert.equal(wrong.status, 401);
+    const auth = { authorization: definition.headers.Authorization! };
+    const rebinding = await post(url, { ...auth, host: `evil.example:${url.port}` }, INITIALIZE);
+    assert.equal(rebinding.status, 403);
+    const origin = await post(url, { ...auth, origin: 'http://evil.example' }, INITIALIZE);
+    assert.equal(origin.status, 403);
+    const ok = await post(url, auth, INITIALIZE);
+    assert.equal(ok.status, 200, ok.text);
+  });
+
+  it('lists the 13 judgment tools to the SDK client and judges a jev_step call as agent editor, live in the feed', async () => {
+    client = await connectClient(definition.uri, definition.headers);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual([...tools].sort(), [...JUDGMENT_TOOLS].sort());
+    const before = api.feed().length;
+    const result = await client.callTool({ name: 'jev_step', arguments: structuredClone(SAMPLE_STEP_INPUT) });
+    assert.notEqual(result.isError, true, JSON.stringify(result.content));
+    const structured = result.structuredContent as { handoff?: string; action?: string };
+    assert.ok(structured.handoff);
+    const feed = api.feed();
+    assert.equal(feed.length, before + 1);
+    const row = feed.at(-1)!;
+    assert.equal(row.tool, 'jev_step');
+    assert.equal(row.agent, 'editor');
+    assert.equal(row.handoff, structured.handoff);
+    assert.equal(row.action, structured.action);
+    assert.ok(api.getRecord(row.id)?.input, 'the record keeps the request for the detail view');
+  });
+
+  it('fires onDidChangeMcpServerDefinitions when a setting changes', async () => {
+    let fired = 0;
+    const sub = api.mcp.onDidChangeMcpServerDefinitions!(() => fired++);
+    try {
+      await vscode.workspace.getConfiguration('jevPanel').update('thresholds.autoAccept', 0.9, vscode.ConfigurationTarget.Global);
+      await waitFor('the definition change event', () => fired > 0, 5_000);
+      assert.equal(api.status().thresholds.auto_accept, 0.9);
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('lists and allows only the tools granted to editor; a denied call names the rule', async () => {
+    await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_*', '!jev_rank'] }]);
+    client = await connectClient(definition.uri, definition.headers);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    assert.ok(tools.includes('jev_step'));
+    assert.ok(!tools.includes('jev_rank'));
+    assert.ok(!tools.includes('ask_noul'));
+    const denied = await client.callTool({ name: 'jev_rank', arguments: {} });
+    assert.equal(denied.isError, true);
+    assert.match(JSON.stringify(denied.content), /may not call jev_rank: denied by \\"!jev_rank\\"/);
+  });
+
+  it('exposes a granted external tool as <server>__<tool>, capability-checked and recorded', async () => {
+    const markers = mkdtempSync(join(tmpdir(), 'jev-markers-'));
+    await setSetting(api, 'mcpServers', { fixture: markerServer('fixture', markers) });
+    await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step', 'fixture/echo'] }]);
+    await provideDefinitions(api); // the endpoint starts the servers it exposes
+    await waitFor('the fixture server to be spawned', () => exists(join(markers, 'fixture.spawned')), 15_000);
+    await waitFor('the fixture server to be ready', () => api.snapshot().servers.find((s) => s.name === 'fixture')?.status === 'ready', 15_000);
+    client = await connectClient(definition.uri, definition.headers);
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual([...tools].sort(), ['fixture__echo', 'jev_step']);
+    const result = await client.callTool({ name: 'fixture__echo', arguments: { text: 'hello' } });
+    assert.notEqual(result.isError, true, JSON.stringify(result.content));
+    assert.deepEqual(result.structuredContent, { echoed: 'hello', server: 'fixture' });
+    const row = api.feed().at(-1)!;
+    assert.equal(row.kind, 'execution');
+    assert.equal(row.tool, 'fixture/echo');
+    assert.equal(row.agent, 'editor');
+
+    // Revoke: the tool disappears and a call is refused before reaching the server.
+    await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step', '!fixture/*'] }]);
+    const after = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual(after, ['jev_step']);
+    const refused = await client.callTool({ name: 'fixture__echo', arguments: { text: 'again' } });
+    assert.equal(refused.isError, true);
+    const agents = api.snapshot().agents.find((a) => a.name === 'editor')!;
+    const why = agents.permissions.find((p) => p.tool === 'fixture/echo')!;
+    assert.equal(why.allowed, false);
+    assert.match(why.why, /denied by "!fixture\/\*"/);
+  });
+
+  it('restarting the endpoint changes port and token and announces the new definition', async () => {
+    const old = api.endpoint()!;
+    let fired = 0;
+    const sub = api.mcp.onDidChangeMcpServerDefinitions!(() => fired++);
+    try {
+      await vscode.commands.executeCommand('jevPanel.restartServer', 'jev-control-panel');
+      const now = api.endpoint()!;
+      assert.notEqual(now.token, old.token);
+      await waitFor('the definition change event', () => fired > 0, 5_000);
+      const stale = await post(new URL(now.url), { authorization: `Bearer ${old.token}` }, INITIALIZE);
+      assert.equal(stale.status, 401);
+      definition = (await provideDefinitions(api))[0]!;
+      assert.equal(definition.uri.toString(), now.url);
+    } finally {
+      sub.dispose();
+    }
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * The extension's in-host MCP endpoint outside VS Code (it has no `vscode` import): real HTTP on 127.0.0.1,
+ * the SDK client, the bearer token, Host/Origin checks, sessions, grants of the `editor` agent, raw
+ * arguments, and a real external MCP server (a stdio fixture) exposed under a namespaced name.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { DecisionRecord } from '../../src/ledger/record';
+import { createEditorServer } from '../../src/extension/editor-server';
+import { McpHttpEndpoint, type EndpointInfo } from '../../src/extension/endpoint';
+import { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';
+import type { AgentManifest } from '../../src/registry/manifest';
+import { ToolRegistry } from '../../src/registry/registry';
+import { MockProvider } from '../../src/providers/mock';
+import { ALL_TOOLS } from '../../src/tools';
+import { JudgmentService } from '../../src/tools/runner';
+import { DEFAULT_FLOORS } from '../../src/tools/types';
+
+const records: DecisionRecord[] = [];
+const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest', onRecord: (r) => records.push(r) });
+let manifest: AgentManifest = { name: 'editor', tools: ALL_TOOLS.map((t) => t.name) };
+let registry: ToolRegistry | undefined;
+const endpoint = new McpHttpEndpoint({
+  createSession: () =>
+    createEditorServer({ service, registry: () => registry, manifest: () => manifest, floors: () => DEFAULT_FLOORS, record: (r) => records.push(r) }),
+});
+let info: EndpointInfo;
+const clients: Client[] = [];
+
+async function connect(headers: Record<string, string> = { Authorization: `Bearer ${info.token}` }): Promise<Client> {
+  const client = new Client({ name: 'endpoint-test', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(info.url), { requestInit: { headers } }));
+  clients.push(client);
+  return client;
+}
+
+function post(headers: Record<string, string>, body: string, path = '/mcp'): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: info.port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+
+before(async () => {
+  info = await endpoint.start();
+});
+after(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await endpoint.stop();
+  await registry?.shutdown();
+});
+
+describe('endpoint security', () => {
+  test('listens on 127.0.0.1 with a 256-bit URL-safe token; start() is idempotent', async () => {
+    assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.match(info.token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(await endpoint.start(), info);
+  });
+
+  test('401 without or with a wrong token, 403 for a foreign Host or Origin, 404 elsewhere, 400 for bad JSON', async () => {
+    const auth = { authorization: `Bearer ${info.token}` };
+    assert.equal((await post({}, INITIALIZE)).status, 401);
+    assert.equal((await post({ authorization: `Bearer ${info.token}x` }, INITIALIZE)).status, 401);
+    assert.equal((await post({ authorization: `Basic ${info.token}` }, INITIALIZE)).status, 401);
+    assert.equal((await post({ ...auth, host: `attacker.example:${info.port}` }, INITIALIZE)).status, 403);
+    assert.equal((await post({ ...auth, origin: 'https://attacker.example' }, INITIALIZE)).status, 403);
+    assert.equal((await post({ ...auth, origin: `http://127.0.0.1:${info.port}` }, INITIALIZE)).status, 200);
+    assert.equal((await post(auth, INITIALIZE, '/other')).status, 404);
+    assert.equal((await post(auth, '{not json')).status, 400);
+    const noSession = await post(auth, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    assert.equal(noSession.status, 400);
+    const unknown = await post({ ...auth, 'mcp-session-id': 'no-such-session' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    assert.equal(unknown.status, 404);
+  });
+
+  test('an unauthorized initialize opens no session', async () => {
+    const before = endpoint.sessionCount;
+    await post({}, INITIALIZE);
+    assert.equal(endpoint.sessionCount, before);
+  });
+});
+
+describe('editor tools', () => {
+  test('tools/list gives the 13 judgment tools; jev_step runs as agent editor and is recorded', async () => {
+    const client = await connect();
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    assert.deepEqual(names, ALL_TOOLS.map((t) => t.name));
+    const n = records.length;
+    const result = await client.callTool({ name: 'jev_step', arguments: structuredClone(SAMPLE_STEP_INPUT) as Record<string, unknown> });
+    assert.notEqual(result.isError, true);
+    assert.equal(records.length, n + 1);
+    const record = records.at(-1)!;
+    assert.equal(record.agent, 'editor');
+    assert.equal(record.tool, 'jev_step');
+    assert.deepEqual(result.structuredContent, record.result);
+  });
+
+  test('a top-level __proto__ argument reaches the tool as sent (and is rejected by it)', async () => {
+    const client = await connect();
+    const args = JSON.parse('{"__proto__": {"x": 1}, "task": "t", "observation": "o"}') as Record<string, unknown>;
+    const result = await client.callTool({ name: 'jev_step', arguments: args });
+    assert.equal(result.isError, true);
+    assert.match(JSON.stringify(result.content), /__proto__/);
+  });
+
+  test('grants apply per request: a revoked tool is neither listed nor callable, and the refusal names the rule', async () => {
+    const client = await connect();
+    manifest = { name: 'editor', tools: ['jev_*', '!jev_gate'] };
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('jev_step') && !names.includes('jev_gate') && !names.includes('ask_noul'));
+      const refused = await client.callTool({ name: 'jev_gate', arguments: {} });
+      assert.equal(refused.isError, true);
+      assert.match(JSON.stringify(refused.content), /may not call jev_gate: denied by/);
+      const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
+      assert.equal(unknown.isError, true);
+      assert.match(JSON.stringify(unknown.content), /Unknown tool/);
+    } finally {
+      manifest = { name: 'editor', tools: ALL_TOOLS.map((t) => t.name) };
+    }
+  });
+
+  test('a granted external tool is exposed as <server>__<tool>, called through the registry and recorded', async () => {
+    const markers = mkdtempSync(join(tmpdir(), 'jev-endpoint-'));
+    registry = new ToolRegistry({
+      servers: [{ name: 'fixture', source: 'config', config: { command: process.execPath, args: [join(__dirname, '../host/fixtures/marker-server.mjs'), 'fixture'], env: { MARKER_DIR: markers } } }],
+    });
+    await registry.start();
+    assert.equal(readFileSync(join(markers, 'fixture.spawned'), 'utf8').length > 0, true);
+    manifest = { name: 'editor', tools: ['jev_step', 'fixture/echo'] };
+    try {
+      const client = await connect();
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['jev_step', 'fixture__echo']);
+      const result = await client.callTool({ name: 'fixture__echo', arguments: { text: 'hi' } });
+      assert.deepEqual(result.structuredContent, { echoed: 'hi', server: 'fixture' });
+      const record = records.at(-1)!;
+      assert.equal(record.kind, 'execution');
+      assert.equal(record.tool, 'fixture/echo');
+      assert.equal(record.agent, 'editor');
+      // Bad arguments are refused by the registry's schema check and recorded as an error.
+      const bad = await client.callTool({ name: 'fixture__echo', arguments: { text: 42 } });
+      assert.equal(bad.isError, true);
+      assert.ok(records.at(-1)!.error);
+    } finally {
+      manifest = { name: 'editor', tools: ALL_TOOLS.map((t) => t.name) };
+    }
+  });
+
+  test('stop() closes the sessions; a new start() has a new port or token', async () => {
+    const old = info;
+    await endpoint.stop();
+    assert.equal(endpoint.sessionCount, 0);
+    info = await endpoint.start();
+    assert.notEqual(info.token, old.token);
+  });
+});
