@@ -12,7 +12,14 @@
  *   failure signal outranks a completion signal;
  * - a truncated JSON state (a string after budget fitting) is read leniently, so fields survive the cut;
  * - rank overlap measures how much of the query a candidate covers (long, complete answers are not
- *   penalized for their length).
+ *   penalized for their length);
+ * - prepared-call routing (`selected` / `suitable_i` of the tool-route pack) has its own rule, see
+ *   {@link candidateFits}: the anchor's mock had none, so it could never dispatch a call;
+ * - an observation naming work still pending for the agent's own tools ("src/parser.ts has not yet been
+ *   read") is a step in progress: `next` favours continue, and the failure or gap it mentions is not read
+ *   as a failed attempt (retry) or a blocker (ask_user);
+ * - question text that is not a string (evaluate_policy passes the caller's `instructions` through) is
+ *   read as its JSON rendering, never as "[object Object]".
  */
 import { TRUNCATION_MARKER } from '../judgment/budget';
 import type { ChoiceQuestion, NoulQuestion, ScoreQuestion } from '../judgment/types';
@@ -64,6 +71,17 @@ export function clampNoul(p: number): number {
 export function leadSentence(text: string): string {
   const m = /[.?!](?=\s|$)|\n/.exec(text);
   return m ? text.slice(0, m.index + 1) : text;
+}
+
+/**
+ * Question text as the heuristics read it: a string as-is, missing (undefined/null) as '', anything else
+ * (object, array, number) as its JSON rendering. evaluate_policy passes the caller's `instructions` and
+ * criteria through unchanged, so they need not be strings.
+ */
+export function questionText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return safeStringify(value);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -408,6 +426,208 @@ export function destructiveEvidence(view: MockView): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Pending work: what the observation says the agent still has to do with its own tools
+
+/** Action families: words that name one kind of tool action. */
+const ACTION_FAMILIES: Record<string, readonly string[]> = {
+  read: ['read', 'open', 'view', 'inspect', 'look', 'show', 'cat', 'examine'],
+  search: ['search', 'find', 'locate', 'grep'],
+  run: ['run', 'rerun', 'execute', 'exec', 'reproduce'],
+  edit: ['edit', 'write', 'change', 'patch', 'modify', 'apply', 'replace'],
+};
+/** Folded form (see {@link foldToken}) of each action word and its inflections ("changed" → "chang") → family. */
+const ACTION_WORD = new Map<string, string>(
+  Object.entries(ACTION_FAMILIES).flatMap(([family, words]) =>
+    words.flatMap((w) => {
+      const stem = w.replace(/e$/, '').replace(/y$/, 'i');
+      return [w, `${w}s`, `${stem}ed`, `${w.replace(/e$/, '')}ing`].map((form) => [foldToken(form), family] as [string, string]);
+    }),
+  ),
+);
+
+/**
+ * A sentence says something is still to be done: "has not (yet) been read", "not yet run", "need(s) to
+ * read" (not "no need to"/"does not need to"), "yet to be", "next step is"/"next:", or the imperative
+ * "inspect". Only sentences that also name an action family count (see {@link pendingSentences}).
+ */
+const PENDING =
+  /\bnot\s+(?:yet\s+)?(?:been\s+)?(?:read|opened|viewed|inspected|examined|searched|run|executed|reproduced|edited|changed|patched|applied)\b|\byet to be\b|(?<!\bnot\s|\bno\s)\bneeds?\s+to\b|\bstill\s+(?:needs?|has|have)\s+to\b|\bnext(?:\s+step)?\s*(?::|is\b)|\binspect\b/;
+
+/** A pending sentence: its folded tokens and the action families it names. */
+export interface PendingSentence {
+  tokens: Set<string>;
+  families: Set<string>;
+}
+
+/**
+ * Sentences of the outcome text (observation and extras; never intent fields or metadata) that say work
+ * is still pending for the agent's tools, e.g. "src/parser.ts has not yet been read". Split on line breaks
+ * and on `.`/`?`/`!` followed by whitespace (so "src/parser.ts" stays whole).
+ */
+export function pendingSentences(view: MockView): PendingSentence[] {
+  const out: PendingSentence[] = [];
+  for (const sentence of view.outcome.split(/(?<=[.?!])\s+|\n+/)) {
+    if (!PENDING.test(sentence)) continue;
+    const tokens = foldedTokens(sentence);
+    const families = familiesOf(tokens);
+    if (families.size > 0) out.push({ tokens, families });
+  }
+  return out;
+}
+
+/** Action families named by the outcome's pending sentences. */
+export function pendingFamilies(view: MockView): Set<string> {
+  return new Set(pendingSentences(view).flatMap((s) => [...s.families]));
+}
+
+/**
+ * Light suffix folding for the routing rule only, so "reading"/"read", "tests"/"test", "running"/"run"
+ * meet: drop a final "ing", "ed" or "s" (not "ss"/"us"/"is") when at least 3 letters remain, then undo a
+ * doubled final consonant ("runn" → "run"; "ll", "ss", "zz" kept).
+ */
+export function foldToken(token: string): string {
+  let t = token;
+  const m = /^(.{3,}?)(?:ing|ed)$/.exec(t) ?? (/(?:ss|us|is)$/.test(t) ? null : /^(.{3,}?)s$/.exec(t));
+  if (m) {
+    t = m[1]!;
+    if (/([b-df-hj-np-tv-xz])\1$/.test(t) && !/(?:ll|ss|zz)$/.test(t)) t = t.slice(0, -1);
+  }
+  return t;
+}
+
+/** Folded {@link tokenize} tokens of a text. */
+export function foldedTokens(text: string): Set<string> {
+  return new Set(tokenize(text).map(foldToken));
+}
+
+function familiesOf(tokens: Set<string>): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokens) {
+    const f = ACTION_WORD.get(t);
+    if (f) out.add(f);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Prepared-call routing (tool-route pack of jev-tools-spec §4.2: `selected`, `suitable_i`)
+
+/** Words that carry no topic (after folding); ignored when a candidate is compared with the context. */
+const ROUTE_STOP_WORDS = new Set(
+  ('the an and or of to in on at by for from with into onto as is are be been it its this that these those then than so ' +
+    'before after around about over under again all any some each every not no do does did can could should would will ' +
+    'may might must re via per up out off new now').split(' '),
+);
+/** Generic object words: never enough on their own to say a candidate does what a sentence asks. */
+const GENERIC_OBJECTS = new Set(['file', 'code', 'output', 'command', 'result', 'content', 'call', 'tool', 'thing', 'step']);
+
+/** Fit adjustment per declared effect: a bonus for read-only calls, a malus for writes outside the tree. */
+export const EFFECT_FIT: Record<string, number> = { read_only: 0.05, local_write: 0, external_write: -0.2, destructive: -0.3, unknown: -0.2 };
+/** Fit of a candidate that does what a pending sentence asks, before its overlap share (probability). */
+export const PENDING_FIT = 0.82;
+/** Highest fit the mock reports: a keyword heuristic never claims near-certainty about a call. */
+export const MAX_FIT = 0.95;
+/** Lowest fit reported. */
+export const MIN_FIT = 0.02;
+/** Logit slope of `selected`: call_i gets ROUTE_LOGIT_SCALE·(fit_i − ROUTE_LOGIT_MIDPOINT), none gets 0. */
+export const ROUTE_LOGIT_SCALE = 8;
+export const ROUTE_LOGIT_MIDPOINT = 0.55;
+
+/** A candidate projection as the mock reads it from `state.candidates` (missing fields read as ''). */
+interface RouteCandidate {
+  name: string;
+  description: string;
+  effect: string;
+}
+
+/** The state's candidate projections, or null when the state has no `candidates` array. */
+function routeCandidates(view: MockView): RouteCandidate[] | null {
+  const candidates = view.fields?.candidates;
+  if (!Array.isArray(candidates)) return null;
+  return candidates.map((c) =>
+    isPlainObject(c) ? { name: str(c.name), description: str(c.description), effect: str(c.effect) } : { name: '', description: '', effect: '' },
+  );
+}
+
+/** Context a candidate is compared with: every top-level field but `candidates` and `execution`. */
+function routeContext(view: MockView): Set<string> {
+  if (!view.fields) return foldedTokens(view.all);
+  const rest = Object.entries(view.fields).filter(([k]) => k !== 'candidates' && k !== METADATA_FIELD);
+  return foldedTokens(leafText(Object.fromEntries(rest)));
+}
+
+/**
+ * Fit in [MIN_FIT, MAX_FIT] of each candidate in `state.candidates` (one number per candidate, in order;
+ * null when the state has no candidates array). The rule, from the projection {name, description, effect}:
+ * - words: the folded tokens of name + description minus stop words;
+ * - share: the fraction of those words found in the context (task, observation, extras);
+ * - pending: some pending sentence of the observation ({@link pendingSentences}) names an action family
+ *   the candidate performs (its tool name, or the first action word of its description) AND shares a non-action, non-generic word with it (the object), e.g.
+ *   "src/parser.ts has not yet been read" + "read_file: Read the parser implementation" (read + parser);
+ * - fit = pending ? PENDING_FIT + 0.1·share : 0.1 + 0.5·share, plus EFFECT_FIT of the declared effect
+ *   (a description naming a destructive operation counts as destructive), clamped.
+ * Argument shapes are not read: they say nothing about purpose.
+ */
+export function candidateFits(view: MockView): number[] | null {
+  const candidates = routeCandidates(view);
+  if (!candidates) return null;
+  const context = routeContext(view);
+  const pending = pendingSentences(view);
+  return candidates.map((c) => {
+    const words = new Set([...foldedTokens(`${c.name} ${c.description}`)].filter((t) => !ROUTE_STOP_WORDS.has(t)));
+    let hit = 0;
+    for (const w of words) if (context.has(w)) hit++;
+    const share = words.size ? hit / words.size : 0;
+    const families = candidateFamilies(c);
+    const objects = [...words].filter((w) => !ACTION_WORD.has(w) && !GENERIC_OBJECTS.has(w));
+    const matchesPending = pending.some((s) => [...s.families].some((f) => families.has(f)) && objects.some((w) => s.tokens.has(w)));
+    const effect = DESTRUCTIVE.test(c.description.toLowerCase()) ? 'destructive' : c.effect;
+    const adjust = Object.hasOwn(EFFECT_FIT, effect) ? EFFECT_FIT[effect]! : EFFECT_FIT.unknown!;
+    const fit = (matchesPending ? PENDING_FIT + 0.1 * share : 0.1 + 0.5 * share) + adjust;
+    return Math.min(MAX_FIT, Math.max(MIN_FIT, fit));
+  });
+}
+
+/**
+ * What a candidate does: the action families of its tool name plus that of the first action word of its
+ * description ("Read the parser … before changing it" reads; it does not edit).
+ */
+function candidateFamilies(c: RouteCandidate): Set<string> {
+  const out = familiesOf(foldedTokens(c.name));
+  const first = tokenize(c.description).map(foldToken).find((t) => ACTION_WORD.has(t));
+  if (first) out.add(ACTION_WORD.get(first)!);
+  return out;
+}
+
+/**
+ * Candidate index a routing question is about: a noul with id `suitable_<i>`, or whose instruction names
+ * `state.candidates[<i>]`. Null for other questions.
+ */
+export function suitabilityIndex(id: string, instructions: string): number | null {
+  const m = /^suitable_(0|[1-9]\d*)$/.exec(id) ?? /\bstate\.candidates\[(0|[1-9]\d*)\]/.exec(instructions);
+  return m ? Number(m[1]) : null;
+}
+
+/** A `selected`-style choice: options are `none` and `call_<i>` only, with at least one call. */
+export function isRouteSelection(labels: readonly string[]): boolean {
+  return labels.some((l) => l !== 'none') && labels.every((l) => l === 'none' || /^call_(0|[1-9]\d*)$/.test(l));
+}
+
+/**
+ * Logits of a `selected` choice: none → 0; call_i → ROUTE_LOGIT_SCALE·(fit_i − ROUTE_LOGIT_MIDPOINT), or
+ * −ROUTE_LOGIT_SCALE for a call with no candidate i in the state. A clear pending match (fit ≈ 0.92)
+ * scores ≈ 3, so with weak rivals it takes ≈ 0.95 of the mass; when nothing overlaps (fit ≤ 0.15) every
+ * call scores ≤ −3 and `none` wins.
+ */
+function routeSelectionScores(labels: readonly string[], fits: readonly number[]): number[] {
+  return labels.map((label) => {
+    if (label === 'none') return 0;
+    const fit = fits[Number(label.slice('call_'.length))];
+    return fit === undefined ? -ROUTE_LOGIT_SCALE : ROUTE_LOGIT_SCALE * (fit - ROUTE_LOGIT_MIDPOINT);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Noul
 
 /** Instruction characters searched for rule wording (UTF-16 units). */
@@ -435,7 +655,7 @@ const NOUL_RULES: NoulRule[] = [
     re: /\brelevant\b/,
     value: (v, q) => {
       const purpose = stringField(v, 'purpose');
-      if (purpose.trim() === '') return overlap(v.allTokens, q.instructions);
+      if (purpose.trim() === '') return overlap(v.allTokens, questionText(q.instructions));
       const rest = v.fields ? leafText(Object.fromEntries(Object.entries(v.fields).filter(([k]) => k !== 'purpose' && k !== METADATA_FIELD))) : v.all;
       return overlap(rest, purpose);
     },
@@ -446,7 +666,12 @@ const NOUL_RULES: NoulRule[] = [
   },
   {
     re: /\bmore\b[^.?!]*\bcontext\b|missing context/,
-    value: (v) => (ASK.test(v.outcome) ? 0.81 : 0.18),
+    // Something still to be read or searched is context the agent lacks (and can fetch itself).
+    value: (v) => {
+      const pending = pendingFamilies(v);
+      if (pending.has('read') || pending.has('search')) return 0.86;
+      return ASK.test(v.outcome) ? 0.81 : 0.18;
+    },
   },
   {
     re: /likely fail/,
@@ -478,13 +703,18 @@ function candidateExistence(view: MockView): number {
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 /**
- * P(true) for a noul question (§10): id override, then the first instruction rule whose pattern matches
+ * P(true) for a noul question (§10): id override, then a routing suitability question (id `suitable_i` or
+ * an instruction naming `state.candidates[i]`, with candidates in the state) → {@link candidateFits}[i]
+ * (MIN_FIT for a missing candidate), then the first instruction rule whose pattern matches
  * the lead sentence, else the whole instruction, else 0.15 + 0.7·overlap(state, instructions). Urgency
  * questions are raised to ≥ 0.93 when the state is urgent. Result clamped to [0.001, 0.999].
  */
 export function noulValue(id: string, question: NoulQuestion, view: MockView): number {
   if (Object.hasOwn(NOUL_BY_ID, id)) return NOUL_BY_ID[id]!;
-  const text = String(question.instructions).toLowerCase();
+  const text = questionText(question.instructions).toLowerCase();
+  const index = suitabilityIndex(id, text);
+  const fits = index === null ? null : candidateFits(view);
+  if (fits && index !== null) return clampNoul(fits[index] ?? MIN_FIT);
   // Pack wording sits at the start; a bounded prefix keeps the sentence-spanning patterns linear.
   const head = text.slice(0, MAX_RULE_TEXT);
   const lead = leadSentence(head);
@@ -497,37 +727,52 @@ export function noulValue(id: string, question: NoulQuestion, view: MockView): n
 // ---------------------------------------------------------------------------------------------------
 // Choice
 
+/** Focus label favoured by each pending action family. */
+const PENDING_FOCUS: Record<string, string> = { read: 'read', search: 'search', run: 'test', edit: 'edit' };
+
 /**
  * Unnormalized option scores (§10): 3·overlap(state, label + description) + overlap(state, instructions)
  * + verify boost (instruction names `claims[i]`) + rank boost (state has `query`) + label keyword boosts.
  * One number per option, in option order.
+ * A routing selection (options none/call_i, state.candidates present) uses {@link routeSelectionScores}
+ * instead. When the observation names pending work ({@link pendingSentences}), continue gains +4 and the
+ * failure/gap keyword boosts of retry and ask_user are withheld (the agent is diagnosing with its own
+ * tools, not failing or blocked), and the matching focus label gains +4 (read, search, run → test, edit).
  */
 export function choiceScores(id: string, question: ChoiceQuestion, view: MockView): number[] {
-  const instructions = String(question.instructions);
+  const labels = Object.keys(question.criteria);
+  if (isRouteSelection(labels)) {
+    const fits = candidateFits(view);
+    if (fits) return routeSelectionScores(labels, fits);
+  }
+  const instructions = questionText(question.instructions);
   const base = overlap(view.allTokens, instructions);
   const verify = verifyBoosts(id, instructions, view);
   const query = stringField(view, 'query');
   const rankIds = query.trim() !== '' ? candidateIds(view) : null;
   const failed = failureEvidence(view);
   const completed = completionEvidence(view) || (!failed && STOP_EXTRA.test(clean(view.outcome)));
+  const pending = pendingFamilies(view);
+  const focus = new Set([...pending].map((f) => PENDING_FOCUS[f]));
 
   return Object.entries(question.criteria).map(([label, description]) => {
-    const desc = description ?? '';
+    const desc = questionText(description);
     let s = 3 * overlap(view.allTokens, `${label} ${desc}`) + base;
     if (verify) s += verify[label] ?? 0;
     if (rankIds) s += 10 * overlap(`${label} ${rankIds.get(label) ?? ''} ${desc}`, query);
     switch (label) {
       case 'retry':
-        if (failed || RETRY_EXTRA.test(view.outcome)) s += 4;
+        if (pending.size === 0 && (failed || RETRY_EXTRA.test(view.outcome))) s += 4;
         break;
       case 'stop':
         if (completed) s += 4;
         break;
       case 'ask_user':
-        if (ASK.test(view.outcome)) s += 4;
+        if (pending.size === 0 && ASK.test(view.outcome)) s += 4;
         break;
       case 'continue':
-        if (s < 1) s += 0.8;
+        if (pending.size > 0) s += 4;
+        else if (s < 1) s += 0.8;
         break;
       case 'standard':
         s += 0.4;
@@ -535,6 +780,7 @@ export function choiceScores(id: string, question: ChoiceQuestion, view: MockVie
       default: {
         const boost = Object.hasOwn(LABEL_BOOSTS, label) ? LABEL_BOOSTS[label] : undefined;
         if (boost && boost.re.test(view.all)) s += boost.boost;
+        if (focus.has(label)) s += 4;
       }
     }
     return s;
@@ -583,28 +829,31 @@ function evidenceText(evidence: unknown): string {
 
 /**
  * Unnormalized level scores (§10). Risk/blast questions: all 0.1, and 3 on the last level for destructive
- * operations, on level 1 for local edits, else on level 0. Correctness questions with outcome keywords:
- * all 0.1 and 3 on level 0 (failure/bug) or the last level (tests pass/fixed/lgtm). Otherwise
+ * operations, on level 1 for local edits, else on level 0 — 4 instead of 3 when the observation's pending
+ * work is only reading or searching (an inspection is the clearest low-risk step). Correctness questions
+ * with outcome keywords: all 0.1 and 3 on level 0 (failure/bug) or the last level (tests pass/fixed/lgtm). Otherwise
  * overlap(state, instructions + level) + 0.05·index. Risk/correctness are recognized by the question id or
  * the instruction's lead sentence (appended guidance, e.g. gate's, must not change a question's kind).
  */
 export function scoreLevels(id: string, question: ScoreQuestion, view: MockView): number[] {
-  const levels = question.criteria.map(String);
+  const levels = question.criteria.map(questionText);
   const n = levels.length;
-  const lead = leadSentence(String(question.instructions).toLowerCase().slice(0, MAX_RULE_TEXT));
+  const lead = leadSentence(questionText(question.instructions).toLowerCase().slice(0, MAX_RULE_TEXT));
   const idText = id.toLowerCase();
-  const peak = (index: number) => levels.map((_, i) => (i === index ? 3 : 0.1));
+  const peak = (index: number, height = 3) => levels.map((_, i) => (i === index ? height : 0.1));
 
   if (/risk|blast/.test(idText) || /\brisk|\bblast|destructive/.test(lead)) {
     if (destructiveEvidence(view)) return peak(n - 1);
     if (LOCAL_EDIT.test(view.all)) return peak(Math.min(1, n - 1));
-    return peak(0);
+    const pending = pendingFamilies(view);
+    const inspecting = pending.size > 0 && [...pending].every((f) => f === 'read' || f === 'search');
+    return peak(0, inspecting ? 4 : 3);
   }
   if (/correct/.test(idText) || /\bcorrect/.test(lead)) {
     const outcome = clean(view.outcome);
     if (BAD_CORRECTNESS.test(outcome)) return peak(0);
     if (GOOD_CORRECTNESS.test(outcome)) return peak(n - 1);
   }
-  const instructions = String(question.instructions);
+  const instructions = questionText(question.instructions);
   return levels.map((level, i) => overlap(view.allTokens, `${instructions} ${level}`) + 0.05 * i);
 }

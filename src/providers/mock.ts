@@ -7,7 +7,7 @@ import { estimateTokens } from '../judgment/budget';
 import { JevError } from '../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../judgment/types';
 import { confidenceFromProbabilities } from '../policy/distribution';
-import { buildView, choiceScores, noulValue, scoreLevels, softmax, type MockView } from './mock-heuristics';
+import { buildView, choiceScores, noulValue, questionText, scoreLevels, softmax, type MockView } from './mock-heuristics';
 import type { CallContext, JudgmentProvider } from './port';
 
 /** Suffix appended to the requested model name in mock answers. */
@@ -89,7 +89,7 @@ function scoreAnswer(id: string, question: ScoreQuestion, view: MockView): Answe
   }
   const probs = softmax(scoreLevels(id, question, view));
   const probabilities = Object.fromEntries(probs.map((p, i) => [String(i), p]));
-  const legend = Object.fromEntries(question.criteria.map((level, i) => [String(i), String(level)]));
+  const legend = Object.fromEntries(question.criteria.map((level, i) => [String(i), questionText(level)]));
   // Expected index, kept inside [0, n−1] against rounding.
   const expected = probs.reduce((acc, p, i) => acc + i * p, 0);
   const score = Math.min(probs.length - 1, Math.max(0, expected));

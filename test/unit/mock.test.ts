@@ -5,7 +5,13 @@ import { JevError } from '../../src/judgment/errors';
 import type { ChoiceAnswer, NoulAnswer, QuestionMap, ScoreAnswer, SystemOneResponse } from '../../src/judgment/types';
 import { validateResponse } from '../../src/judgment/validate';
 import { MockProvider, mockModelsList } from '../../src/providers/mock';
-import { buildView, overlap, parseLenientJson, softmax, tokenize } from '../../src/providers/mock-heuristics';
+import { buildView, foldToken, overlap, parseLenientJson, pendingFamilies, questionText, softmax, tokenize } from '../../src/providers/mock-heuristics';
+import { readFileSync } from 'node:fs';
+import { judge } from '../../src/judgment/judge';
+import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { toolRouteQuestions } from '../../src/tools/jev-tool-route';
+import { decideStep, parseStep, stepQuestions, stepState } from '../../src/tools/jev-step';
+import { partitionCandidates } from '../../src/tools/candidates';
 
 // Question maps shaped like the packs of jev-tools-spec §4 (instructions written for these tests).
 const CODING_LOOP: QuestionMap = {
@@ -252,7 +258,7 @@ describe('every answer validates', () => {
     await ask(rankState('q', [['a', 'x'], ['b', 'y']]), rankQuestions('q', ['x', 'y']));
   });
 
-  it('validates a fused step map (coding-loop + tool-route) and keeps suitability on the default rule', async () => {
+  it('validates a fused step map (coding-loop + tool-route); candidates matching neither task nor observation stay low and none wins', async () => {
     const route: QuestionMap = {
       selected: {
         type: 'choice',
@@ -280,7 +286,10 @@ describe('every answer validates', () => {
     assert.equal(Object.keys(r.answers).length, 11);
     // Candidate descriptions are proposals, not outcomes: no failure evidence from "failing test".
     assert.ok(noul(r, 'tests_likely_fail') < 0.5);
-    for (const id of ['suitable_0', 'suitable_1']) assert.ok(noul(r, id) >= 0.15 && noul(r, id) < 0.85, id);
+    // Neither candidate shares a word with the task or the pending "inspect parser exports" sentence.
+    for (const id of ['suitable_0', 'suitable_1']) assert.ok(noul(r, id) < 0.2, id);
+    assert.ok(noul(r, 'suitable_0') < noul(r, 'suitable_1'), 'a description naming "delete" counts as destructive');
+    assert.equal(choice(r, 'selected').choice, 'none');
   });
 });
 
@@ -483,6 +492,167 @@ describe('rank heuristics', () => {
   });
 });
 
+describe('prepared-call routing rule: selected / suitable_i (word overlap, pending match, effect)', () => {
+  const task = 'Fix parseConfig so that empty input returns an empty config instead of throwing.';
+  const failing = "npm test\n✖ parseConfig handles empty input\n  TypeError: Cannot read properties of undefined (reading 'split')\n      at parseConfig (src/parser.ts:14:22)\n1 failing, 11 passing";
+  const shape = { type: 'object', keys: ['path'], extra_keys: 0 };
+  const readParser = { id: 'read-parser', name: 'read_file', description: 'Read the parser implementation around parseConfig', effect: 'read_only', argument_shape: shape };
+  const rerun = { id: 'rerun', name: 'run_command', description: 'Re-run the parser tests to confirm the failure is reproducible', effect: 'local_write', argument_shape: shape };
+  const routeState = (observation: string, candidates: object[]) => ({ task, candidates, observation });
+  const selected = (r: SystemOneResponse) => choice(r, 'selected');
+
+  it('a candidate doing what the observation says is still pending ("has not yet been read") wins with confidence ≥ 0.9, concentrated; its suitability ≥ 0.9; the weak rival stays low', async () => {
+    const obs = `${failing}\nThe stack trace points into src/parser.ts, which has not yet been read.`;
+    const r = await ask(routeState(obs, [readParser, rerun]), toolRouteQuestions(2));
+    const s = selected(r);
+    assert.equal(s.choice, 'call_0');
+    assert.ok(s.confidence >= 0.9 && s.confidence < 0.97, `confidence ${s.confidence}`);
+    // Concentrated: the guard's peak for 3 options at 0.9 is 1/3 + 2/3·0.9.
+    assert.ok(s.probabilities.call_0! >= 1 / 3 + (2 / 3) * 0.9, JSON.stringify(s.probabilities));
+    assert.ok(noul(r, 'suitable_0') >= 0.9 && noul(r, 'suitable_0') <= 0.95);
+    assert.ok(noul(r, 'suitable_1') < 0.4, `weak candidate ${noul(r, 'suitable_1')}`);
+    assert.ok(s.probabilities.call_1! < 0.05);
+  });
+
+  it('the winner follows the pending sentence, not the candidate order; a "tests have not been run" sentence picks the test run', async () => {
+    const readPending = await ask(routeState(`${failing}\nsrc/parser.ts has not been read yet.`, [rerun, readParser]), toolRouteQuestions(2));
+    assert.equal(selected(readPending).choice, 'call_1');
+    assert.ok(noul(readPending, 'suitable_1') >= 0.9);
+    const runPending = await ask(routeState('Edited src/parser.ts. The parser tests have not been run since the edit.', [readParser, rerun]), toolRouteQuestions(2));
+    assert.equal(selected(runPending).choice, 'call_1');
+    assert.ok(selected(runPending).confidence >= 0.85);
+    assert.ok(noul(runPending, 'suitable_1') >= 0.85, 'local_write gets no read-only bonus');
+    assert.ok(noul(runPending, 'suitable_0') < 0.5);
+  });
+
+  it('none wins when no candidate overlaps the task or the observation', async () => {
+    const unrelated = [
+      { id: 'mail', name: 'send_email', description: 'Send the weekly newsletter to subscribers', effect: 'external_write', argument_shape: shape },
+      { id: 'img', name: 'resize_image', description: 'Shrink the logo PNG', effect: 'local_write', argument_shape: shape },
+    ];
+    const r = await ask(routeState('Opened the project.', unrelated), toolRouteQuestions(2));
+    assert.equal(selected(r).choice, 'none');
+    assert.ok(selected(r).confidence >= 0.9);
+    for (const id of ['suitable_0', 'suitable_1']) assert.ok(noul(r, id) < 0.2, id);
+  });
+
+  it('overlap alone, without a pending sentence, is not enough for a confident selection', async () => {
+    const r = await ask(routeState(failing, [readParser]), toolRouteQuestions(1));
+    assert.ok(noul(r, 'suitable_0') > 0.15 && noul(r, 'suitable_0') <= 0.6, `suitability ${noul(r, 'suitable_0')}`);
+    assert.ok(selected(r).confidence < 0.8);
+  });
+
+  it('effect bonus/malus: the same words score read_only > local_write > external_write > destructive', async () => {
+    const obs = 'src/parser.ts has not yet been read.';
+    const fits = [];
+    for (const effect of ['read_only', 'local_write', 'external_write', 'destructive']) {
+      fits.push(noul(await ask(routeState(obs, [{ ...readParser, effect }]), toolRouteQuestions(1)), 'suitable_0'));
+    }
+    for (let i = 1; i < fits.length; i++) assert.ok(fits[i - 1]! > fits[i]!, JSON.stringify(fits));
+    // A destructive call that matches the pending sentence is not confidently selected.
+    const r = await ask(routeState(obs, [{ ...readParser, effect: 'destructive' }]), toolRouteQuestions(1));
+    assert.ok(selected(r).confidence < 0.8);
+  });
+
+  it('two candidates matching the same pending sentence split the mass (no confident selection)', async () => {
+    const twin = { ...readParser, id: 'cat-parser', name: 'open_file', description: 'Open the parser source' };
+    const r = await ask(routeState('src/parser.ts has not yet been read.', [readParser, twin]), toolRouteQuestions(2));
+    assert.ok(selected(r).confidence < 0.8);
+    assert.ok(noul(r, 'suitable_0') >= 0.85 && noul(r, 'suitable_1') >= 0.85, 'suitability is judged per candidate');
+  });
+
+  it("a candidate's action is its tool name and first action word: a read that mentions changing is no edit", async () => {
+    const reader = { ...readParser, description: 'Read the parser implementation before changing it' };
+    const patcher = { id: 'patch', name: 'apply_patch', description: 'Patch the parser to skip empty lines', effect: 'local_write', argument_shape: shape };
+    const r = await ask(routeState('src/parser.ts still needs to be changed to skip empty lines.', [reader, patcher]), toolRouteQuestions(2));
+    assert.equal(selected(r).choice, 'call_1');
+    assert.ok(noul(r, 'suitable_0') < 0.6, `reader ${noul(r, 'suitable_0')}`);
+    assert.ok(noul(r, 'suitable_1') >= 0.85, `patcher ${noul(r, 'suitable_1')}`);
+  });
+
+  it('a call label without a candidate in the state gets (almost) no mass and minimal suitability', async () => {
+    const r = await ask(routeState('src/parser.ts has not yet been read.', [readParser]), toolRouteQuestions(2));
+    assert.equal(selected(r).choice, 'call_0');
+    assert.ok(selected(r).probabilities.call_1! < 0.001);
+    assert.ok(noul(r, 'suitable_1') < 0.05);
+  });
+
+  it('examples/parser-fix.jev.json through jev_step: execute_tool with auto at the default floors; an auto_accept floor of 0.97 removes the call', async () => {
+    const { tool: _tool, ...raw } = JSON.parse(readFileSync(new URL('../../examples/parser-fix.jev.json', import.meta.url), 'utf8'));
+    const input = parseStep(raw, DEFAULT_FLOORS);
+    const n = partitionCandidates(input.candidates ?? []).eligible.length;
+    const judged = await judge(mock, ctx(), stepState(input), stepQuestions(n), 'jev-latest');
+    const at = (auto_accept: number) => decideStep(input, judged, { ...DEFAULT_FLOORS, auto_accept });
+    const base = at(DEFAULT_FLOORS.auto_accept);
+    assert.equal(base.handoff, 'execute_tool', JSON.stringify(base.reason_codes));
+    assert.equal(base.action, 'auto');
+    assert.equal(base.call?.candidate_id, 'read-parser');
+    assert.equal(base.next.choice, 'continue');
+    assert.equal(base.focus.choice, 'read');
+    const raised = at(0.97);
+    assert.notEqual(raised.handoff, 'execute_tool');
+    assert.equal(raised.call, null);
+    assert.ok(raised.reason_codes.includes('selection_uncertain'), JSON.stringify(raised.reason_codes));
+  });
+});
+
+describe('pending work in the observation (coding-loop answers)', () => {
+  const failingLog = 'npm test\n FAIL test/parser.test.ts\n  TypeError: Cannot read properties of undefined\n 11 tests passed, 1 failed';
+  for (const phrase of ['src/parser.ts has not yet been read.', 'The parser module has not been read.', 'I need to read src/parser.ts first.', 'Inspect src/parser.ts before editing.']) {
+    it(`"${phrase}" after a failing log → next continue (not retry), focus read, needs_more_context high`, async () => {
+      const r = await ask(loopState(`${failingLog}\n${phrase}`), CODING_LOOP);
+      assert.equal(choice(r, 'next').choice, 'continue');
+      assert.ok(choice(r, 'next').confidence >= 0.8, `next confidence ${choice(r, 'next').confidence}`);
+      assert.equal(choice(r, 'focus').choice, 'read');
+      assert.ok(noul(r, 'needs_more_context') > 0.8);
+      assert.ok(noul(r, 'tests_likely_fail') > 0.8, 'the failure itself is still evidence');
+    });
+  }
+
+  it('negated needs and past inspections are not pending work', () => {
+    for (const text of ['There is no need to read src/parser.ts again.', 'It does not need to run.', 'Inspected src/parser.ts already.', "Cannot read properties of undefined (reading 'split')"]) {
+      assert.equal(pendingFamilies(buildView({ task: 't', observation: text })).size, 0, text);
+    }
+  });
+
+  it('inflected action words count: "changed", "executed", "examined"', () => {
+    for (const [text, family] of [['The config has not been changed yet.', 'edit'], ['The script has not been executed.', 'run'], ['The logs have not been examined.', 'read']] as const) {
+      assert.deepEqual([...pendingFamilies(buildView({ task: 't', observation: text }))], [family], text);
+    }
+  });
+
+  it('the task is intent: "read" wording in the task alone is not pending work', () => {
+    assert.equal(pendingFamilies(buildView({ task: 'You need to read the parser.', observation: 'Opened the repo.' })).size, 0);
+    assert.deepEqual([...pendingFamilies(buildView({ task: 't', observation: 'You need to read the parser.' }))], ['read']);
+  });
+});
+
+describe('question text that is not a string (evaluate_policy passes it through)', () => {
+  it('object, array and missing instructions are read as JSON (or empty), never as "[object Object]"', async () => {
+    // With "[object Object]" as the instruction this state would overlap it completely.
+    const state = 'object object Object';
+    const objectQ = await ask(state, { q: { type: 'noul', instructions: { ask: 'Is the parser exported?' } } } as unknown as QuestionMap);
+    assert.ok(noul(objectQ, 'q') < 0.3, `object instructions ${noul(objectQ, 'q')}`);
+    const readable = await ask('Yes: the parser is exported from the package.', { q: { type: 'noul', instructions: { ask: 'Is the parser exported?' } } } as unknown as QuestionMap);
+    assert.ok(noul(readable, 'q') > noul(objectQ, 'q'), 'the JSON text is what is compared with the state');
+    const odd = { type: 'noul', instructions: ['Is this relevant?'] };
+    const missing = { type: 'choice', criteria: { a: { text: 'alpha' }, b: null } };
+    const levels = { type: 'score', instructions: 42, criteria: [{ level: 'low' }, 'high'] };
+    const r = await ask(state, { odd, missing, levels } as unknown as QuestionMap);
+    assert.deepEqual(score(r, 'levels').legend, { 0: '{"level":"low"}', 1: 'high' });
+    assert.ok(!JSON.stringify(r).includes('[object Object]'));
+  });
+
+  it('questionText: strings as-is, undefined/null empty, other values as JSON', () => {
+    assert.equal(questionText('Is it done?'), 'Is it done?');
+    assert.equal(questionText(undefined), '');
+    assert.equal(questionText(null), '');
+    assert.equal(questionText({ a: [1, 'x'] }), '{"a":[1,"x"]}');
+    assert.equal(questionText(['q']), '["q"]');
+    assert.equal(questionText(3), '3');
+  });
+});
+
 describe('other noul heuristics', () => {
   it('urgency questions are raised when the state is urgent', async () => {
     const q: QuestionMap = { urgent: { type: 'noul', instructions: 'Is this issue urgent?' } };
@@ -500,6 +670,11 @@ describe('other noul heuristics', () => {
 });
 
 describe('helpers', () => {
+  it('foldToken folds -ing/-ed/-s and doubled consonants, keeping short words and -ss/-us/-is', () => {
+    const folded = ['reading', 'read', 'tests', 'running', 'opened', 'files', 'pass', 'status', 'this', 'is', 'called'].map(foldToken);
+    assert.deepEqual(folded, ['read', 'read', 'test', 'run', 'open', 'file', 'pass', 'status', 'this', 'is', 'call']);
+  });
+
   it('tokenize lowercases, splits on non-alphanumerics and drops 1-char tokens', () => {
     assert.deepEqual(tokenize('Hello, a World-42 x'), ['hello', 'world', '42']);
   });
