@@ -8,7 +8,8 @@ import { JevError } from '../../src/judgment/errors';
 import { validateResponse } from '../../src/judgment/validate';
 import { choiceAnswer, scoreAnswer } from '../../src/providers/openai/answers';
 import { FLOOR_GAP_NATS, labelDistribution, normalizeLabelToken } from '../../src/providers/openai/distribution';
-import { LABEL_ALPHABET, NOUL_LABELS, optionsPrompt } from '../../src/providers/openai/prompt';
+import { LABEL_ALPHABET, NOUL_LABELS, noulPrompt, optionsPrompt, renderQuestionText } from '../../src/providers/openai/prompt';
+import type { ChoiceQuestion, NoulQuestion, ScoreQuestion } from '../../src/judgment/types';
 import { chunkIndexes, tournament } from '../../src/providers/openai/tournament';
 
 const labels = (n: number) => LABEL_ALPHABET.slice(0, n).map((label) => ({ label }));
@@ -74,6 +75,45 @@ describe('answers', () => {
   test('optionsPrompt refuses more than 26 options', () => {
     const q = { type: 'choice' as const, instructions: 'i', criteria: {} };
     assert.throws(() => optionsPrompt('', q, Array.from({ length: 27 }, (_, i) => ({ key: `k${i}`, text: null }))), RangeError);
+  });
+});
+
+describe('prompts with non-string question text (evaluate_policy passes it through)', () => {
+  const user = (p: { messages: { role: string; content: string }[] }) => p.messages.find((m) => m.role === 'user')!.content;
+
+  test('object and array instructions are shown as JSON, never "[object Object]"', () => {
+    const objectQ = { type: 'noul', instructions: { ask: 'Is the build green?', strict: true } } as unknown as NoulQuestion;
+    const text = user(noulPrompt('state', objectQ));
+    assert.match(text, /^Question: \{"ask":"Is the build green\?","strict":true\}$/m);
+    const arrayQ = { type: 'choice', instructions: ['Pick one', 2], criteria: { a: 'first', b: null } } as unknown as ChoiceQuestion;
+    assert.match(user(optionsPrompt('state', arrayQ, [{ key: 'a', text: 'first' }, { key: 'b', text: null }])), /^Question: \["Pick one",2\]$/m);
+    for (const p of [noulPrompt('s', objectQ), optionsPrompt('s', arrayQ, [{ key: 'a', text: null }])]) assert.ok(!user(p).includes('[object Object]'));
+  });
+
+  test('missing instructions leave out the Question line instead of throwing', () => {
+    for (const instructions of [undefined, null, '   ']) {
+      const q = { type: 'noul', instructions } as unknown as NoulQuestion;
+      const text = user(noulPrompt('the state', q));
+      assert.ok(!/Question:/.test(text), JSON.stringify(instructions));
+      assert.match(text, /<\/state>\n\nOptions:\nY\) yes\nN\) no\n/);
+    }
+  });
+
+  test('non-string criteria and option texts are rendered as JSON too', () => {
+    const noul = { type: 'noul', instructions: 'Ok?', criteria: { true: { when: 'green' }, false: 7 } } as unknown as NoulQuestion;
+    assert.match(user(noulPrompt('s', noul)), /^Y\) yes — \{"when":"green"\}\nN\) no — 7$/m);
+    const scoreQ = { type: 'score', instructions: 'How bad?', criteria: ['low', 'high'] } as ScoreQuestion;
+    const options = [{ key: '0', text: { level: 'low' } as unknown as string }, { key: '1', text: '' }];
+    assert.match(user(optionsPrompt('s', scoreQ, options)), /^A\) \{"level":"low"\}\nB\) 1$/m);
+  });
+
+  test('renderQuestionText: strings as-is, missing as empty, other values as JSON', () => {
+    assert.equal(renderQuestionText('Is it done?'), 'Is it done?');
+    assert.equal(renderQuestionText(undefined), '');
+    assert.equal(renderQuestionText(null), '');
+    assert.equal(renderQuestionText({ a: 1 }), '{"a":1}');
+    assert.equal(renderQuestionText([1, 'b']), '[1,"b"]');
+    assert.equal(renderQuestionText(false), 'false');
   });
 });
 

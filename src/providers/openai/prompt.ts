@@ -57,6 +57,17 @@ export function renderState(state: unknown): string {
   return JSON.stringify(state);
 }
 
+/**
+ * Question text as the model sees it: a string as-is, missing (undefined/null) as '', anything else
+ * (object, array, number, boolean) as compact JSON. evaluate_policy passes the caller's `instructions` and
+ * criteria through unchanged, so they need not be strings; "[object Object]" would tell the model nothing.
+ */
+export function renderQuestionText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return JSON.stringify(value) ?? '';
+}
+
 // Keeps the "X) text" structure readable when option texts contain line breaks.
 const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 
@@ -65,14 +76,15 @@ function listLabels(labels: readonly string[]): string {
   return `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
 }
 
-function userMessage(stateText: string, instructions: string, heading: string, lines: string[], labels: readonly string[]): string {
+/** The user message; the Question line is left out when the question has no text at all. */
+function userMessage(stateText: string, instructions: unknown, heading: string, lines: string[], labels: readonly string[]): string {
+  const question = renderQuestionText(instructions).trim();
   return [
     '<state>',
     stateText,
     '</state>',
     '',
-    `Question: ${instructions.trim()}`,
-    '',
+    ...(question ? [`Question: ${question}`, ''] : []),
     heading,
     ...lines,
     '',
@@ -82,8 +94,11 @@ function userMessage(stateText: string, instructions: string, heading: string, l
 
 /** Prompt of a noul question: Y means the statement holds (criteria.true), N that it does not. */
 export function noulPrompt(stateText: string, question: NoulQuestion): ClosedPrompt {
-  const yes = question.criteria?.true?.trim();
-  const no = question.criteria?.false?.trim();
+  const criteria: unknown = question.criteria;
+  const side = (key: 'true' | 'false') =>
+    typeof criteria === 'object' && criteria !== null && !Array.isArray(criteria) ? renderQuestionText((criteria as Record<string, unknown>)[key]).trim() : '';
+  const yes = side('true');
+  const no = side('false');
   const lines = [`Y) yes${yes ? ` — ${oneLine(yes)}` : ''}`, `N) no${no ? ` — ${oneLine(no)}` : ''}`];
   return {
     messages: [
@@ -109,8 +124,9 @@ export function optionsPrompt(
   }
   const labels = LABEL_ALPHABET.slice(0, options.length);
   const lines = options.map((o, i) => {
-    if (question.type === 'score') return `${labels[i]}) ${oneLine(o.text ?? o.key)}`;
-    const description = o.text?.trim();
+    const text = renderQuestionText(o.text).trim();
+    if (question.type === 'score') return `${labels[i]}) ${oneLine(text || o.key)}`;
+    const description = text;
     return `${labels[i]}) ${oneLine(o.key)}${description ? ` — ${oneLine(description)}` : ''}`;
   });
   const heading = question.type === 'score' ? 'Levels, lowest first:' : 'Options:';
