@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -259,6 +259,14 @@ describe('jevcp gate --staged (real git repositories)', () => {
     assert.equal(r.code, 3, r.stderr);
     assert.match(r.stderr, /gate failed closed: (API_ERROR|TIMEOUT)/);
     assert.doesNotMatch(r.stdout, /passed/);
+  });
+
+  it('an invalid configuration exits 2 before git or the evidence command run', async () => {
+    const repo = makeRepo(dir, 'badconfig', true);
+    const r = await jevcp(['gate', '--staged', '--claim', 'x', '--evidence-cmd', 'node -e "require(\'fs\').writeFileSync(\'ran.txt\', \'1\')"'], { cwd: repo, env: fakeEnv({ JEV_REVIEW_AT: '0.9' }) });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /JEV_REVIEW_AT/);
+    assert.equal(existsSync(join(repo, 'ran.txt')), false, 'the evidence command did not run');
   });
 
   it('an evidence command that outlives its time limit is stopped and reported', async () => {

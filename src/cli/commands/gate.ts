@@ -64,61 +64,65 @@ export const gateCommand: CliCommand = async (args, io) => {
       if (!Number.isSafeInteger(evidenceTimeout) || evidenceTimeout < 1) throw invalidInput('gate: --evidence-timeout must be a positive whole number of milliseconds.');
     }
 
-    const root = await repoRoot(io.cwd, io.env);
-    const diff = await stagedDiff(root, io.env);
-    if (diff.trim() === '') {
-      if (values.json) io.stdout.write(`${JSON.stringify({ staged: false, note: 'nothing staged; nothing to gate' })}\n`);
-      io.stderr.write('jevcp: nothing staged; nothing to gate.\n');
-      return EXIT.OK;
-    }
-
-    let message: CommitMessage = { subject: '', body: '', bullets: [] };
-    if (values['message-file'] !== undefined) {
-      const file = resolve(io.cwd, values['message-file']);
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (err) {
-        throw invalidInput(`gate: cannot read --message-file ${values['message-file']} (${(err as { code?: string }).code ?? 'error'}).`);
-      }
-      message = parseCommitMessage(text);
-    }
-    const { claims, note } = chooseClaims(values.claim ?? [], message);
-    const notes: string[] = note ? [note] : [];
-
-    const evidence = [{ id: 'diff-stat', text: `git diff --cached --stat\n${await stagedStat(root, io.env)}` }];
-    let tests: string | undefined;
-    if (values['evidence-cmd'] !== undefined) {
-      const run = await runEvidenceCommand(values['evidence-cmd'], root, evidenceTimeout, io.env as NodeJS.ProcessEnv);
-      tests = evidenceText(run);
-      evidence.push({ id: 'evidence-cmd', text: tests });
-      if (run.timedOut) notes.push(`the evidence command timed out after ${evidenceTimeout} ms; its partial output is the evidence`);
-    } else {
-      notes.push('no --evidence-cmd given; the only evidence is the diff stat, so claims will rarely be verified');
-    }
-    const request = messageText(message) || claims.join('\n');
-    const input: GateRequest['input'] = { request, diff, claims, evidence, ...(tests !== undefined ? { tests } : {}) };
-    for (const n of notes) io.stderr.write(`jevcp: ${n}.\n`);
-
+    // Configuration first: a bad setting fails fast, before git or the evidence command run.
     const runtime = createRuntime(io);
-    const interrupt = interruptSignal();
     try {
-      const outcome = await runtime.service.call('jev_gate', input, { agent: 'cli', signal: interrupt.signal });
-      if (!outcome.ok) {
-        if (values.json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
-        io.stderr.write(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`);
-        return exitCodeForError(outcome.error);
+      const root = await repoRoot(io.cwd, io.env);
+      const diff = await stagedDiff(root, io.env);
+      if (diff.trim() === '') {
+        if (values.json) io.stdout.write(`${JSON.stringify({ staged: false, note: 'nothing staged; nothing to gate' })}\n`);
+        io.stderr.write('jevcp: nothing staged; nothing to gate.\n');
+        return EXIT.OK;
       }
-      const action = (outcome.result as { action?: unknown }).action;
-      const passed = action === 'auto';
-      if (values.json) io.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
-      else {
-        io.stdout.write(formatDecision('jev_gate', outcome.result));
-        io.stdout.write(passed ? 'gate: passed (action auto)\n' : `gate: NOT passed (action ${String(action)}) — review before committing, or commit with --no-verify to bypass\n`);
+
+      let message: CommitMessage = { subject: '', body: '', bullets: [] };
+      if (values['message-file'] !== undefined) {
+        const file = resolve(io.cwd, values['message-file']);
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (err) {
+          throw invalidInput(`gate: cannot read --message-file ${values['message-file']} (${(err as { code?: string }).code ?? 'error'}).`);
+        }
+        message = parseCommitMessage(text);
       }
-      return passed ? EXIT.OK : EXIT.GATE_NOT_PASSED;
+      const { claims, note } = chooseClaims(values.claim ?? [], message);
+      const notes: string[] = note ? [note] : [];
+
+      const evidence = [{ id: 'diff-stat', text: `git diff --cached --stat\n${await stagedStat(root, io.env)}` }];
+      let tests: string | undefined;
+      if (values['evidence-cmd'] !== undefined) {
+        const run = await runEvidenceCommand(values['evidence-cmd'], root, evidenceTimeout, io.env as NodeJS.ProcessEnv);
+        tests = evidenceText(run);
+        evidence.push({ id: 'evidence-cmd', text: tests });
+        if (run.timedOut) notes.push(`the evidence command timed out after ${evidenceTimeout} ms; its partial output is the evidence`);
+      } else {
+        notes.push('no --evidence-cmd given; the only evidence is the diff stat, so claims will rarely be verified');
+      }
+      const request = messageText(message) || claims.join('\n');
+      const input: GateRequest['input'] = { request, diff, claims, evidence, ...(tests !== undefined ? { tests } : {}) };
+      for (const n of notes) io.stderr.write(`jevcp: ${n}.\n`);
+
+      const interrupt = interruptSignal();
+      try {
+        const outcome = await runtime.service.call('jev_gate', input, { agent: 'cli', signal: interrupt.signal });
+        if (!outcome.ok) {
+          if (values.json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
+          io.stderr.write(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`);
+          return exitCodeForError(outcome.error);
+        }
+        const action = (outcome.result as { action?: unknown }).action;
+        const passed = action === 'auto';
+        if (values.json) io.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
+        else {
+          io.stdout.write(formatDecision('jev_gate', outcome.result));
+          io.stdout.write(passed ? 'gate: passed (action auto)\n' : `gate: NOT passed (action ${String(action)}) — review before committing, or commit with --no-verify to bypass\n`);
+        }
+        return passed ? EXIT.OK : EXIT.GATE_NOT_PASSED;
+      } finally {
+        interrupt.dispose();
+      }
     } finally {
-      interrupt.dispose();
       runtime.close();
     }
   } catch (err) {
