@@ -9,9 +9,10 @@
 //   - filter by tool: a select change → the filtered list painted;
 //   - rows in the DOM (virtualization: about the same for both sizes).
 // Plus the webview bundle sizes (goal: dist/webview.js ≤ 150 KB minified) and the what-if recompute time
-// of a jev_step in the page. Options: --runs N (5), --json. Builds with --production first.
+// of a jev_step in the page. Options: --runs N (5), --json. Builds with --production into a temp dir first.
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -24,14 +25,16 @@ const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) :
 const JSON_OUT = process.argv.includes('--json');
 const SIZES = [100, 10_000];
 
-if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+// A private production build: dist/ is shared with whoever else builds at the same time.
+const dist = mkdtempSync(join(tmpdir(), 'jev-bench-panel-'));
+if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--outdir', dist], { stdio: 'inherit' }).status !== 0) process.exit(1);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const harness = await startHarness({ root });
+const harness = await startHarness({ root, dist });
 const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
 
 /** One fresh page with `rows` feed rows; returns the timings of one run. */
@@ -105,10 +108,11 @@ await browser.close();
 await harness.close();
 
 const size = (f) => {
-  const buf = readFileSync(join(root, 'dist', f));
-  return { bytes: statSync(join(root, 'dist', f)).size, gzip: gzipSync(buf, { level: 9 }).length };
+  const buf = readFileSync(join(dist, f));
+  return { bytes: statSync(join(dist, f)).size, gzip: gzipSync(buf, { level: 9 }).length };
 };
 const bundles = { 'webview.js': size('webview.js'), 'webview-whatif.js': size('webview-whatif.js'), 'webview.css': size('webview.css') };
+rmSync(dist, { recursive: true, force: true });
 const summary = Object.fromEntries(
   SIZES.map((rows) => {
     const s = series[rows];

@@ -2,12 +2,15 @@
 // Bundles the CLI and the extension for Node 20, and the webview for the browser.
 import { build } from 'esbuild';
 import { mkdirSync, copyFileSync, existsSync, chmodSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
-mkdirSync(join(root, 'dist'), { recursive: true });
+// --outdir DIR builds somewhere else than dist/ (benchmarks measure their own build, not a shared dist/).
+const outArg = process.argv.indexOf('--outdir');
+const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'dist');
+mkdirSync(out, { recursive: true });
 
 const common = {
   bundle: true,
@@ -22,7 +25,7 @@ const jobs = [
   build({
     ...common,
     entryPoints: [join(root, 'src/cli/main.ts')],
-    outfile: join(root, 'dist/cli.js'),
+    outfile: join(out, 'cli.js'),
     platform: 'node',
     target: 'node20',
     format: 'cjs',
@@ -33,7 +36,7 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
   jobs.push(build({
     ...common,
     entryPoints: [join(root, 'src/extension/extension.ts')],
-    outfile: join(root, 'dist/extension.js'),
+    outfile: join(out, 'extension.js'),
     platform: 'node',
     target: 'node20',
     format: 'cjs',
@@ -44,14 +47,14 @@ if (existsSync(join(root, 'webview/main.ts'))) {
   jobs.push(build({
     ...common,
     entryPoints: [join(root, 'webview/main.ts')],
-    outfile: join(root, 'dist/webview.js'),
+    outfile: join(out, 'webview.js'),
     platform: 'browser',
     target: 'es2022',
     format: 'iife',
   }));
 }
 if (existsSync(join(root, 'webview/styles.css'))) {
-  jobs.push(build({ ...common, sourcemap: false, entryPoints: [join(root, 'webview/styles.css')], outfile: join(root, 'dist/webview.css') }));
+  jobs.push(build({ ...common, sourcemap: false, entryPoints: [join(root, 'webview/styles.css')], outfile: join(out, 'webview.css') }));
 }
 // The what-if chunk (tool code + zod), loaded by the webview on demand. Two browser stand-ins: a `z`
 // holding only the builders the tools use (zod's root `z` namespace defeats tree-shaking: +260 kB of
@@ -67,7 +70,7 @@ if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
   jobs.push(build({
     ...common,
     entryPoints: [join(root, 'webview/whatif-entry.ts')],
-    outfile: join(root, 'dist/webview-whatif.js'),
+    outfile: join(out, 'webview-whatif.js'),
     platform: 'browser',
     target: 'es2022',
     format: 'iife',
@@ -75,16 +78,16 @@ if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
   }));
 }
 await Promise.all(jobs);
-chmodSync(join(root, 'dist/cli.js'), 0o755);
+chmodSync(join(out, 'cli.js'), 0o755);
 const codicons = join(root, 'node_modules/@vscode/codicons/dist');
 if (existsSync(codicons)) {
-  copyFileSync(join(codicons, 'codicon.css'), join(root, 'dist/codicon.css'));
-  copyFileSync(join(codicons, 'codicon.ttf'), join(root, 'dist/codicon.ttf'));
+  copyFileSync(join(codicons, 'codicon.css'), join(out, 'codicon.css'));
+  copyFileSync(join(codicons, 'codicon.ttf'), join(out, 'codicon.ttf'));
 }
 // Walkthrough pages (contributes.walkthroughs media) ship inside dist/: the .vsix carries no docs folder.
 const walkthrough = join(root, 'docs/walkthrough');
 if (existsSync(walkthrough)) {
   const { readdirSync } = await import('node:fs');
-  mkdirSync(join(root, 'dist/walkthrough'), { recursive: true });
-  for (const f of readdirSync(walkthrough)) if (f.endsWith('.md')) copyFileSync(join(walkthrough, f), join(root, 'dist/walkthrough', f));
+  mkdirSync(join(out, 'walkthrough'), { recursive: true });
+  for (const f of readdirSync(walkthrough)) if (f.endsWith('.md')) copyFileSync(join(walkthrough, f), join(out, 'walkthrough', f));
 }

@@ -18,8 +18,8 @@ const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
  * with the mock judge and a throwaway ledger, and returns the ledger's DecisionRecords.
  * Requires a build (dist/cli.js). Throws when the CLI cannot run at all.
  */
-export function makeFixtureRecords(root) {
-  const cli = join(root, 'dist/cli.js');
+export function makeFixtureRecords(root, dist = join(root, 'dist')) {
+  const cli = join(dist, 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run node scripts/build.mjs first');
   const dir = mkdtempSync(join(tmpdir(), 'jev-harness-'));
   const ledger = join(dir, 'ledger.jsonl');
@@ -46,9 +46,9 @@ export function makeFixtureRecords(root) {
 
 /**
  * Starts the harness server on a random 127.0.0.1 port. Returns { origin, url(params), close() }.
- * `records` defaults to makeFixtureRecords(root).
+ * `dist` is the build to serve (default root/dist); `records` defaults to makeFixtureRecords(root, dist).
  */
-export async function startHarness({ root, records = makeFixtureRecords(root) }) {
+export async function startHarness({ root, dist = join(root, 'dist'), records = makeFixtureRecords(root, dist) }) {
   const fixtures = `window.__JEV_FIXTURES__ = ${JSON.stringify({ records }).replace(/</g, '\\u003c')};\n`;
   const template = readFileSync(join(root, 'test/e2e/harness.html'), 'utf8');
   const files = {
@@ -75,8 +75,8 @@ export async function startHarness({ root, records = makeFixtureRecords(root) })
     if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
     let file = files[url.pathname];
     if (!file && url.pathname.startsWith('/dist/')) {
-      const candidate = normalize(join(root, url.pathname));
-      if (candidate.startsWith(join(root, 'dist') + sep)) file = candidate;
+      const candidate = normalize(join(dist, url.pathname.slice('/dist/'.length)));
+      if (candidate.startsWith(normalize(dist) + sep)) file = candidate;
     }
     if (!file || !existsSync(file)) return send(404, 'text/plain', 'not found');
     return send(200, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file));
