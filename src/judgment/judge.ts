@@ -4,6 +4,13 @@ import { JevError, toJevError } from './errors';
 import type { Judged, QuestionMap } from './types';
 import { validateResponse } from './validate';
 import { MAX_TOTAL_TOKENS } from './budget';
+import { LARGEST_REQUEST_INPUT_TOKENS } from '../providers/port';
+
+/** Input tokens of the largest upstream request: the provider's per-request figure when it reports one, else usage. */
+function requestInputTokens(body: unknown, summed: number): number {
+  const largest = (body as Record<string, unknown>)[LARGEST_REQUEST_INPUT_TOKENS];
+  return typeof largest === 'number' && Number.isFinite(largest) && largest >= 0 ? largest : summed;
+}
 
 /** Throws CANCELLED when the signal aborted, TIMEOUT when the deadline passed. */
 export function checkDeadline(ctx: CallContext): void {
@@ -34,7 +41,7 @@ export async function judge(
   }
   const response = validateResponse(questions, body);
   checkDeadline(ctx);
-  if (response.usage.input_tokens > MAX_TOTAL_TOKENS) {
+  if (requestInputTokens(body, response.usage.input_tokens) > MAX_TOTAL_TOKENS) {
     return { response, truncated: true, coverage: { ...fitted.coverage, complete: false } };
   }
   return { response, truncated: fitted.truncated, coverage: fitted.coverage };

@@ -157,3 +157,24 @@ test('localCoverage describes an empty, complete evaluation', () => {
     estimator: 'chars/4',
   });
 });
+
+import { judge } from '../../src/judgment/judge';
+import type { JudgmentProvider } from '../../src/providers/port';
+
+test('the 64 000-token context check uses the largest single request when the provider reports it', async () => {
+  const questions = { q: { type: 'noul' as const, instructions: 'Is it?' } };
+  const body = (largest?: number) => ({
+    model: 'm',
+    usage: { input_tokens: 90_000, output_tokens: 1 },
+    answers: { q: { type: 'noul', noul: 0.9 } },
+    ...(largest === undefined ? {} : { largest_request_input_tokens: largest }),
+  });
+  const ctx = { signal: new AbortController().signal, deadline: Date.now() + 10_000 };
+  const provider = (b: unknown): JudgmentProvider => ({ id: 'stub', calibrated: true, systemOne: async () => b });
+  const summed = await judge(provider(body()), ctx, 'state', questions, 'm');
+  assert.equal(summed.truncated, true, 'summed usage over 64 000 marks the request incomplete');
+  assert.equal(summed.coverage.complete, false);
+  const split = await judge(provider(body(20_000)), ctx, 'state', questions, 'm');
+  assert.equal(split.truncated, false, 'per-request figure under the budget keeps coverage complete');
+  assert.equal(split.coverage.complete, true);
+});

@@ -6,6 +6,7 @@
  * from the first token's top_logprobs over the option labels (see distribution.ts for the floor rule,
  * tournament.ts for large option lists, answers.ts for the answer shapes).
  */
+import { LARGEST_REQUEST_INPUT_TOKENS } from '../port';
 import { setMaxListeners } from 'node:events';
 import { JevError, configError, invalidInput, toJevError } from '../../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse, Usage } from '../../judgment/types';
@@ -107,7 +108,7 @@ export class OpenAiProvider implements JudgmentProvider {
   }
 
   /** Answers every question of `request`; returns a System One body `{model, usage, answers}`. */
-  async systemOne(request: SystemOneRequest, ctx: CallContext): Promise<SystemOneResponse> {
+  async systemOne(request: SystemOneRequest, ctx: CallContext): Promise<SystemOneResponse & { [LARGEST_REQUEST_INPUT_TOKENS]: number }> {
     const model = typeof request.model === 'string' ? request.model.trim() : '';
     if (model === '') throw invalidInput('The request names no model (JEV_MODEL).');
     let stateText: string;
@@ -130,6 +131,7 @@ export class OpenAiProvider implements JudgmentProvider {
     );
     const scope: PostScope = { signal: inner.signal, deadline: ctx.deadline };
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+    let largestRequest = 0;
     const ask = async (prompt: ClosedPrompt): Promise<number[]> => {
       const payload = JSON.stringify(completionBody(model, prompt.messages));
       const body = await this.limiter.run(scope.signal, () =>
@@ -137,6 +139,7 @@ export class OpenAiProvider implements JudgmentProvider {
       );
       const completion = readCompletion(body, prompt.messages);
       usage.input_tokens += completion.usage.input_tokens;
+      largestRequest = Math.max(largestRequest, completion.usage.input_tokens);
       usage.output_tokens += completion.usage.output_tokens;
       return labelDistribution(completion.top, prompt.labels, completion.chosen).probabilities;
     };
@@ -153,7 +156,8 @@ export class OpenAiProvider implements JudgmentProvider {
       );
       // fromEntries keeps every id an own property (even "__proto__").
       const answers = Object.fromEntries(entries.map(([id], i) => [id, answered[i]!])) as Record<string, Answer>;
-      return { model: `openai:${model}`, usage, answers };
+      // Every question is its own request repeating the state: the context budget applies per request.
+      return { model: `openai:${model}`, usage, answers, [LARGEST_REQUEST_INPUT_TOKENS]: largestRequest };
     } catch (err) {
       if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
       const reason: unknown = inner.signal.aborted ? inner.signal.reason : err;
