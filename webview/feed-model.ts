@@ -48,8 +48,11 @@ export class FeedStore {
   replace(rows: readonly FeedRow[]): void {
     const unique = new Map<string, FeedRow>();
     for (const r of rows) if (isRow(r)) unique.set(r.id, r);
-    // ISO 8601 UTC strings sort chronologically; the sort is stable for equal times.
-    const sorted = [...unique.values()].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+    // ISO 8601 UTC strings sort chronologically; the sort is stable for equal times. A host snapshot is
+    // usually in order already, which one pass confirms.
+    const list = [...unique.values()];
+    const ordered = list.every((r, i) => i === 0 || list[i - 1]!.time <= r.time);
+    const sorted = ordered ? list : list.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
     this.list = sorted.length > this.cap ? sorted.slice(sorted.length - this.cap) : sorted;
     this.reindex();
   }
