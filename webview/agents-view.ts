@@ -6,7 +6,8 @@ import { codicon, h } from './dom';
  * permission with the rule that decided it ("why"). A checkbox per tool asks the host to grant or
  * revoke exactly that tool (`toggleGrant` with the tool id as the grant); the host owns the manifest and
  * answers with fresh `agents`, so the checkbox always shows the effective permission, not a wish.
- * A grant rule can be removed (`toggleGrant` with that rule and enabled false).
+ * An allow rule (also a glob such as "jev_*") can be removed (`toggleGrant` with that rule and enabled
+ * false); a deny rule ("!tool") is lifted by ticking the tool, which the host turns into removing the deny.
  */
 
 export function renderAgents(agents: readonly AgentView[] | undefined, post: (m: WebviewToHost) => void): HTMLElement {
@@ -26,23 +27,7 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
           { class: 'grants' },
           h('span', { class: 'label' }, 'Grants '),
           a.grants.length
-            ? a.grants.map((g) =>
-                h(
-                  'span',
-                  { class: { chip: true, deny: g.startsWith('!') } },
-                  h('code', null, g),
-                  h(
-                    'button',
-                    {
-                      class: 'chip-remove',
-                      title: `Remove grant ${g}`,
-                      'aria-label': `Remove grant ${g}`,
-                      on: { click: () => post({ type: 'toggleGrant', agent: a.name, grant: g, enabled: false }) },
-                    },
-                    codicon('close'),
-                  ),
-                ),
-              )
+            ? a.grants.map((g) => grantChip(a.name, g, post))
             : h('span', { class: 'muted' }, 'none'),
         ),
         h(
@@ -79,5 +64,27 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
         ),
       ),
     ),
+  );
+}
+
+/** One grant rule as a chip; allow rules get a remove button (deny rules are lifted from the tool table). */
+function grantChip(agent: string, g: string, post: (m: WebviewToHost) => void): HTMLElement {
+  const deny = g.startsWith('!');
+  return h(
+    'span',
+    { class: { chip: true, deny } },
+    h('code', null, g),
+    deny
+      ? null
+      : h(
+          'button',
+          {
+            class: 'chip-remove',
+            title: `Remove grant ${g}`,
+            'aria-label': `Remove grant ${g}`,
+            on: { click: () => post({ type: 'toggleGrant', agent, grant: g, enabled: false }) },
+          },
+          codicon('close'),
+        ),
   );
 }
