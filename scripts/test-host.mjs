@@ -6,7 +6,9 @@
 //   2. untrusted workspace (Workspace Trust on, folder never trusted): test/host/untrusted/*.test.ts
 // The extension and the test-only chat-model extension (test/host/fixtures/chat-model) are loaded as
 // development extensions. Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
-//   node scripts/test-host.mjs [--verbose] [--grep PATTERN] [--only trusted|untrusted] [--keep]
+//   node scripts/test-host.mjs [--verbose] [--grep PATTERN] [--only trusted|untrusted] [--keep] [--bundle-only]
+// --bundle-only stops after bundling and writes out/test/host/workspace/ (the trusted run's workspace): what
+// .vscode-test.mjs (@vscode/test-cli on machines that can download VS Code) needs.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,6 +48,28 @@ await build({
   logLevel: 'warning',
 });
 say(`bundled ${entries.length} files into out/test/host`);
+
+/** The trusted run's workspace: a .vscode/mcp.json (JSON with comments) for the import test. */
+function writeTrustedWorkspace(folder) {
+  fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+  // One runnable stdio and one http server, an SSE server and one that needs a VS Code input prompt.
+  fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `{
+  // servers for the "Import .vscode/mcp.json" test
+  "servers": {
+    "local": { "type": "stdio", "command": "node", "args": ["\${workspaceFolder}/tools/server.js"], },
+    "docs": { "type": "http", "url": "http://127.0.0.1:9/mcp" },
+    "remote": { "type": "sse", "url": "https://example.com/sse" },
+    "secret": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${input:token}" } }
+  },
+  "inputs": [],
+}
+`);
+}
+
+if (flag('bundle-only')) {
+  writeTrustedWorkspace(path.join(outDir, 'workspace'));
+  process.exit(0);
+}
 
 // 3. The host itself (code-server + Chromium + playwright-core); seconds when already installed.
 const hostDir = process.env.VSCODE_HOST_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'vscode-host');
@@ -94,20 +118,7 @@ if (!only || only === 'trusted') {
   runs.push(await hostRun('trusted', {
     trust: false,
     tests: 'index.js',
-    workspace: ({ folder }) => {
-      // For the import test: JSON with comments, one runnable stdio and one http server, two that cannot run.
-      fs.writeFileSync(path.join(folder, '.vscode/mcp.json'), `{
-  // servers for the "Import .vscode/mcp.json" test
-  "servers": {
-    "local": { "type": "stdio", "command": "node", "args": ["\${workspaceFolder}/tools/server.js"], },
-    "docs": { "type": "http", "url": "http://127.0.0.1:9/mcp" },
-    "remote": { "type": "sse", "url": "https://example.com/sse" },
-    "secret": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer \${input:token}" } }
-  },
-  "inputs": [],
-}
-`);
-    },
+    workspace: ({ folder }) => writeTrustedWorkspace(folder),
   }));
 }
 if (!only || only === 'untrusted') {

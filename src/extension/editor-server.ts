@@ -31,6 +31,8 @@ export interface EditorToolsDeps {
   floors: () => Floors;
   /** Records an external tool call (ledger + feed). */
   record: (record: DecisionRecord) => void;
+  /** Runs before each tools/list (the host starts its MCP servers here, with a bounded wait). */
+  beforeList?: () => Promise<void>;
 }
 
 /** One tool as the editor sees it. */
@@ -95,7 +97,10 @@ export function createEditorServer(deps: EditorToolsDeps): EditorSession {
   const server = createMcpServer(deps.service, { agent: EDITOR_AGENT });
   const tap = new RawArgumentsTap();
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: editorTools(deps).map((t) => t.listing) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await deps.beforeList?.();
+    return { tools: editorTools(deps).map((t) => t.listing) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;

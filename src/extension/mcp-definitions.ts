@@ -1,8 +1,9 @@
 /**
  * Hands the in-host endpoint to the editor's agent (vscode-platform §1.2): one `McpHttpServerDefinition`
  * (positional constructor: label, uri, headers, version) carrying the per-start bearer token. Providing it
- * starts the endpoint (a loopback listener, no process); resolving re-checks it right before VS Code
- * connects, so a restarted endpoint's new port and token are used.
+ * starts the endpoint listener only (a loopback socket, no process: VS Code asks eagerly); resolving —
+ * VS Code is about to connect — also starts the configured MCP servers, and re-reads port and token so a
+ * restarted endpoint is used.
  */
 import * as vscode from 'vscode';
 import type { EndpointInfo } from './endpoint';
@@ -31,7 +32,7 @@ export class JevMcpDefinitions implements vscode.McpServerDefinitionProvider<vsc
   }
 
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {
-    const info = await this.runtime.ensureEndpoint();
+    const info = await this.runtime.ensureEndpoint(true);
     server.uri = vscode.Uri.parse(info.url);
     server.headers = { ...server.headers, Authorization: `Bearer ${info.token}` };
     return server;

@@ -2,8 +2,9 @@
  * The extension's runtime: settings → provider → JudgmentService, the ToolRegistry of configured MCP
  * servers, the in-host MCP endpoint, the feed, and the panel's view of all of it. Everything heavy is lazy:
  * building it reads settings and SecretStorage only; chat models are listed only when the provider choice
- * needs them; the endpoint listens on the first definition request; MCP servers start when the endpoint or a
- * panel needs their tools (and only servers from trusted settings scopes: settings.ts).
+ * needs them; the endpoint listens on the first definition request; MCP servers start only when the editor
+ * connects to the endpoint (or the user restarts one), and only servers from trusted settings scopes
+ * (settings.ts).
  */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
@@ -91,6 +92,7 @@ export class JevRuntime implements vscode.Disposable {
           manifest: () => this.manifest(EDITOR_AGENT),
           floors: () => this.current.settings.floors,
           record: (record) => void this.recordExecution(record),
+          beforeList: () => this.serversForListing(),
         }),
       log: (level, message) => this.log[level](message),
     });
@@ -320,20 +322,31 @@ export class JevRuntime implements vscode.Disposable {
     await registry.start().catch(() => undefined);
   }
 
-  /** Starts the endpoint (and, in the background, the MCP servers whose tools it exposes). */
-  async ensureEndpoint(): Promise<EndpointInfo> {
+  /**
+   * Starts the endpoint listener (a loopback socket, no process). With `withServers`, also starts (in the
+   * background) the MCP servers whose tools it exposes: done when VS Code resolves the definition to connect,
+   * not when it merely lists definitions.
+   */
+  async ensureEndpoint(withServers = false): Promise<EndpointInfo> {
     await this.ready;
     const info = await this.endpoint.start();
-    void this.startServers();
+    if (withServers) void this.startServers();
     this.statusEmitter.fire();
     this.serversEmitter.fire();
     return info;
   }
 
+  /** Before a tools/list: start the servers and give them up to `waitMs` to list their tools. */
+  private async serversForListing(waitMs = 5_000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.startServers(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    clearTimeout(timer);
+  }
+
   /** Stops and starts the endpoint: a new port and a new token; the editor gets a changed definition. */
   async restartEndpoint(): Promise<EndpointInfo> {
     await this.endpoint.stop();
-    const info = await this.ensureEndpoint();
+    const info = await this.ensureEndpoint(true);
     this.definitionsEmitter.fire();
     return info;
   }

@@ -93,5 +93,12 @@ export async function provideDefinitions(api: JevPanelApi): Promise<vscode.McpHt
   return (defs ?? []) as vscode.McpHttpServerDefinition[];
 }
 
+/** Provides, then resolves the definition, as VS Code does right before it connects (starts MCP servers). */
+export async function resolveDefinition(api: JevPanelApi): Promise<vscode.McpHttpServerDefinition> {
+  const [definition] = await provideDefinitions(api);
+  const token = new vscode.CancellationTokenSource().token;
+  return (await api.mcp.resolveMcpServerDefinition!(definition!, token)) as vscode.McpHttpServerDefinition;
+}
+
 /** The sample step's input (the same shape the "Run Sample Step" command judges). */
 export { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';

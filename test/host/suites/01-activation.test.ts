@@ -56,7 +56,7 @@ describe('activation', () => {
     assert.ok(api.getRecord(record.id), 'the full record is available for the detail view');
     const isPanel = (t: vscode.Tab) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('jevPanel.decision');
     const panel = await waitFor('the decision panel tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find(isPanel), 5_000);
-    assert.equal(panel.label, 'Jev Decision');
+    assert.equal(panel?.label, 'Jev Decision');
   });
 
   it('opens the control panel view and shows the log without errors', async () => {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JevPanelApi } from '../../../src/extension/api';
-import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, provideDefinitions, resetSettings, setSetting, waitFor } from '../helpers';
+import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, provideDefinitions, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
 
 const JUDGMENT_TOOLS = [
   'ask_noul', 'ask_choice', 'ask_score', 'evaluate_policy', 'jev_step', 'jev_coding_loop', 'jev_tool_route',
@@ -135,7 +135,7 @@ describe('in-host MCP endpoint', () => {
     const markers = mkdtempSync(join(tmpdir(), 'jev-markers-'));
     await setSetting(api, 'mcpServers', { fixture: markerServer('fixture', markers) });
     await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step', 'fixture/echo'] }]);
-    await provideDefinitions(api); // the endpoint starts the servers it exposes
+    await resolveDefinition(api); // VS Code is about to connect: the endpoint starts the servers it exposes
     await waitFor('the fixture server to be spawned', () => exists(join(markers, 'fixture.spawned')), 15_000);
     await waitFor('the fixture server to be ready', () => api.snapshot().servers.find((s) => s.name === 'fixture')?.status === 'ready', 15_000);
     client = await connectClient(definition.uri, definition.headers);

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { activateJev, exists, markerServer, provideDefinitions, resetSettings, setSetting, waitFor } from '../helpers';
+import { activateJev, exists, markerServer, provideDefinitions, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
 
 const markers = process.env.JEV_HOST_MARKER_DIR ?? '';
 
@@ -47,12 +47,18 @@ describe('untrusted workspace', () => {
     assert.match(status.message ?? '', /Workspace not trusted: jevPanel settings from this workspace are ignored/);
   });
 
-  it('spawns only the user-level server when the editor asks for tools; the workspace server never runs', async () => {
+  it('spawns only the user-level server, and only when the editor connects; the workspace server never runs', async () => {
     const api = await activateJev();
     await setSetting(api, 'mcpServers', { user: markerServer('user', markers) });
     await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step', 'user/echo'] }]);
     assert.deepEqual(api.settings().servers.map((s) => `${s.name}:${s.scope}`), ['user:user']);
+    // Listing definitions (VS Code does it eagerly) opens the loopback listener but spawns nothing.
     await provideDefinitions(api);
+    assert.ok(api.endpoint());
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(exists(join(markers, 'user.spawned')), false, 'a server was spawned before the editor connected');
+    assert.deepEqual(api.startedServers(), []);
+    await resolveDefinition(api);
     await waitFor('the user server to be spawned', () => exists(join(markers, 'user.spawned')), 15_000);
     await waitFor('the user server to be ready', () => api.snapshot().servers.find((s) => s.name === 'user')?.status === 'ready', 15_000);
     // Give a wrongly started workspace server time to leave its marker.
