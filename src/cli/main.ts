@@ -3,6 +3,7 @@ import { callCommand } from './commands/call';
 import { doctorCommand } from './commands/doctor';
 import { gateCommand } from './commands/gate';
 import { helpCommand, USAGE } from './commands/help';
+import { hookCommand } from './commands/hook';
 import { ledgerCommand } from './commands/ledger';
 import { serveCommand } from './commands/serve';
 import { serversCommand } from './commands/servers';
@@ -19,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   step: makeStepCommand(stepAgentCommand),
   gate: gateCommand,
   doctor: doctorCommand,
+  hook: hookCommand,
   servers: serversCommand,
   ledger: ledgerCommand,
   help: helpCommand,

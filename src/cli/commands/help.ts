@@ -14,6 +14,9 @@ Usage:
                                       --execute, run the call only when the decision accepts it
   jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--json]
                                       judge the staged change before committing
+  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD] [--json]
+                                      commit-msg hook running the gate on every commit (chains an existing
+                                      hook; honours core.hooksPath); git commit --no-verify skips it
   jevcp doctor [--json]               configuration summary and one ping judgment
   jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
   jevcp ledger show [--last N] [--json] [--file F]
@@ -27,6 +30,8 @@ Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invali
 Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
 JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),
 JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE.
+JEV_GATE_FAIL_OPEN=1: when the judge fails, gate exits 0 with a warning instead of 3 (commits go through
+unjudged; the ledger still records the error). Default: fail-closed.
 With no backend configured the mock judge answers, and every command says so on stderr.
 `;
 
