@@ -38,18 +38,19 @@ export async function repoRoot(cwd: string, env?: Record<string, string | undefi
 
 /**
  * The staged change as git shows it, with user diff drivers disabled so the judged text is the real
- * content: `git diff --cached --no-ext-diff --no-textconv --binary --no-color`. Throws CONFIG_ERROR when
- * git fails.
+ * content: `git diff --cached --no-ext-diff --no-textconv --find-renames --no-color`. A binary file shows
+ * as `Binary files … differ` (no base85 patch eating the budget); renames show as `rename from/to`
+ * whatever the user's diff.renames says. Throws CONFIG_ERROR when git fails.
  */
 export async function stagedDiff(root: string, env?: Record<string, string | undefined>): Promise<string> {
-  const r = await runGit(['diff', '--cached', '--no-ext-diff', '--no-textconv', '--binary', '--no-color'], root, env);
+  const r = await runGit(['diff', '--cached', '--no-ext-diff', '--no-textconv', '--find-renames', '--no-color'], root, env);
   if (r.code !== 0) throw configError(`gate: git diff --cached failed (exit ${r.code}).`);
   return r.stdout;
 }
 
 /** `git diff --cached --stat` summary of the staged change. */
 export async function stagedStat(root: string, env?: Record<string, string | undefined>): Promise<string> {
-  const r = await runGit(['diff', '--cached', '--stat', '--no-ext-diff', '--no-color'], root, env);
+  const r = await runGit(['diff', '--cached', '--stat', '--no-ext-diff', '--find-renames', '--no-color'], root, env);
   if (r.code !== 0) throw configError(`gate: git diff --cached --stat failed (exit ${r.code}).`);
   return r.stdout;
 }

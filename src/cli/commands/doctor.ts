@@ -1,4 +1,5 @@
 import { loadConfig, type JevConfig } from '../../config/env';
+import { FAIL_OPEN_ENV, readGateFailOpen } from '../../hooks/fail-open';
 import { judge } from '../../judgment/judge';
 import { toJevError, type JevErrorDetails } from '../../judgment/errors';
 import { PACKAGE_VERSION } from '../../mcp/identity';
@@ -26,6 +27,8 @@ export interface DoctorReport {
   spend_cap?: number | null;
   /** Ledger path; null = off. */
   ledger?: string | null;
+  /** JEV_GATE_FAIL_OPEN: a failed gate judgment lets the commit through (default false: fail-closed). */
+  gate_fail_open?: boolean;
   ping?: { model: string; noul: number; input_tokens: number; latency_ms: number };
   error?: JevErrorDetails;
 }
@@ -54,8 +57,10 @@ async function ping(config: JevConfig): Promise<NonNullable<DoctorReport['ping']
 export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorReport; config?: JevConfig; exit: number }> {
   const report: DoctorReport = { version: PACKAGE_VERSION, node: process.version, ready: false };
   let config: JevConfig;
+  let failOpen: boolean;
   try {
     config = loadConfig(env);
+    failOpen = readGateFailOpen(env);
   } catch (err) {
     const error = toJevError(err);
     report.error = error.toJSON();
@@ -71,6 +76,7 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
     timeout_ms: config.timeoutMs,
     spend_cap: config.spendCap ?? null,
     ledger: config.ledgerPath ?? null,
+    gate_fail_open: failOpen,
   });
   try {
     report.ping = await ping(config);
@@ -94,6 +100,7 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
       `timeout     ${r.timeout_ms} ms`,
       `spend cap   ${r.spend_cap === null ? 'none' : `${r.spend_cap} attempts`}`,
       `ledger      ${r.ledger ?? 'off (set JEV_LEDGER to record decisions)'}`,
+      `gate        ${r.gate_fail_open ? `FAIL-OPEN (${FAIL_OPEN_ENV} is set: when the judge fails, commits go through unjudged)` : `fail-closed (${FAIL_OPEN_ENV}=1 lets commits through when the judge fails)`}`,
     );
   }
   if (r.ping) lines.push(`ping        ${modelLabel(r.ping.model)}: noul ${num(r.ping.noul)}, ${r.ping.latency_ms} ms`);

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { invalidInput } from '../../judgment/errors';
+import { capStagedDiff } from '../../hooks/diff-cap';
+import { failOpenApplies, failOpenWarning, readGateFailOpen } from '../../hooks/fail-open';
+import { invalidInput, toJevError } from '../../judgment/errors';
 import { parseCommandArgs } from '../args';
 import { messageText, parseCommitMessage, type CommitMessage } from '../commit-message';
 import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceText, runEvidenceCommand } from '../evidence-command';
@@ -44,11 +46,16 @@ export function chooseClaims(explicit: string[], message: CommitMessage): { clai
  * Runs jev_gate on the staged diff of the repository containing the working directory. request = the
  * commit message (comments stripped); claims = --claim values plus the message's bullet lines; evidence =
  * the staged diff stat plus the evidence command's output (run with a time limit in the repository root).
- * Exit: 0 auto (pass) or nothing staged; 1 review/escalate (not passed); 2 invalid input/config;
- * 3 provider or operational failure — fail-closed, a failure never passes.
+ * Exit: 0 auto (pass) or nothing staged; 1 review/escalate (not passed); 2 invalid input/config, and a
+ * --message-file whose message is empty (only blank or `#` lines); 3 provider or operational failure —
+ * fail-closed, a failure never passes. With JEV_GATE_FAIL_OPEN=1 a provider/operational failure exits 0
+ * with a loud warning (the ledger still records the error). A diff longer than jev_gate's field limit is
+ * cut (coverage incomplete ⇒ never auto) instead of refused.
  */
 export const gateCommand: CliCommand = async (args, io) => {
+  let failOpen = false;
   try {
+    failOpen = readGateFailOpen(io.env);
     const { values } = parseCommandArgs('gate', args, {
       staged: { type: 'boolean' },
       'message-file': { type: 'string', short: 'm' },
@@ -68,8 +75,8 @@ export const gateCommand: CliCommand = async (args, io) => {
     const runtime = createRuntime(io);
     try {
       const root = await repoRoot(io.cwd, io.env);
-      const diff = await stagedDiff(root, io.env);
-      if (diff.trim() === '') {
+      const staged = await stagedDiff(root, io.env);
+      if (staged.trim() === '') {
         if (values.json) io.stdout.write(`${JSON.stringify({ staged: false, note: 'nothing staged; nothing to gate' })}\n`);
         io.stderr.write('jevcp: nothing staged; nothing to gate.\n');
         return EXIT.OK;
@@ -85,9 +92,16 @@ export const gateCommand: CliCommand = async (args, io) => {
           throw invalidInput(`gate: cannot read --message-file ${values['message-file']} (${(err as { code?: string }).code ?? 'error'}).`);
         }
         message = parseCommitMessage(text);
+        // git aborts an empty message only after commit-msg ran, so the hook does see one: refuse it
+        // here rather than judge nothing.
+        if (message.subject === '') {
+          throw invalidInput(`gate: the commit message in ${values['message-file']} is empty (only blank or # comment lines); write a message, or commit with --no-verify to skip the gate.`);
+        }
       }
       const { claims, note } = chooseClaims(values.claim ?? [], message);
       const notes: string[] = note ? [note] : [];
+      const { diff, cut, originalChars } = capStagedDiff(staged);
+      if (cut) notes.push(`the staged diff has ${originalChars} characters; only the first ${diff.length} are sent and the judge's budget covers fewer, so coverage is incomplete and the gate cannot pass automatically`);
 
       const evidence = [{ id: 'diff-stat', text: `git diff --cached --stat\n${await stagedStat(root, io.env)}` }];
       let tests: string | undefined;
@@ -107,9 +121,14 @@ export const gateCommand: CliCommand = async (args, io) => {
       try {
         const outcome = await runtime.service.call('jev_gate', input, { agent: 'cli', signal: interrupt.signal });
         if (!outcome.ok) {
-          if (values.json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
-          io.stderr.write(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`);
-          return exitCodeForError(outcome.error);
+          const open = failOpen && failOpenApplies(outcome.error);
+          if (values.json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON(), ...(open ? { fail_open: true } : {}) }, null, 2)}\n`);
+          if (!open) {
+            io.stderr.write(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`);
+            return exitCodeForError(outcome.error);
+          }
+          io.stderr.write(`jevcp: gate failed: ${outcome.error.code}: ${outcome.error.message}\n${failOpenWarning(outcome.error)}`);
+          return EXIT.OK;
         }
         const action = (outcome.result as { action?: unknown }).action;
         const passed = action === 'auto';
@@ -126,6 +145,12 @@ export const gateCommand: CliCommand = async (args, io) => {
       runtime.close();
     }
   } catch (err) {
-    return reportError(io, err);
+    const code = reportError(io, err);
+    const error = toJevError(err);
+    if (failOpen && code === EXIT.OPERATIONAL && failOpenApplies(error)) {
+      io.stderr.write(failOpenWarning(error));
+      return EXIT.OK;
+    }
+    return code;
   }
 };
