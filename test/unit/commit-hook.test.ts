@@ -1,0 +1,110 @@
+/**
+ * Host-independent commit-gate pieces: option validation of installHook, the hook script run by a real
+ * `sh` with awkward paths (quotes, spaces, `$`), its missing-CLI behaviour, JEV_GATE_FAIL_OPEN parsing,
+ * and the diff cap. The full git flows are in test/integration/git-hook.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { installHook, isJevHook, renderHook, shellQuote } from '../../src/hooks/commit-msg';
+import { capStagedDiff } from '../../src/hooks/diff-cap';
+import { failOpenApplies, readGateFailOpen } from '../../src/hooks/fail-open';
+import { JevError } from '../../src/judgment/errors';
+import { TRUNCATION_MARKER } from '../../src/judgment/budget';
+import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
+
+let dir: string;
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'jev-hook-unit-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const rejectsWith = (p: Promise<unknown>, code: string, pattern: RegExp) =>
+  assert.rejects(p, (err: unknown) => err instanceof JevError && err.code === code && pattern.test(err.message));
+
+describe('installHook options', () => {
+  test('paths must be absolute, existing, node executable; env names shell identifiers; evidence one line', async () => {
+    const cli = join(dir, 'cli.js');
+    writeFileSync(cli, '');
+    const base = { repoDir: dir, nodePath: process.execPath, cliPath: cli };
+    await rejectsWith(installHook({ ...base, nodePath: 'node' }), 'INVALID_INPUT', /nodePath must be an absolute path/);
+    await rejectsWith(installHook({ ...base, cliPath: 'dist/cli.js' }), 'INVALID_INPUT', /cliPath must be an absolute path/);
+    await rejectsWith(installHook({ ...base, cliPath: join(dir, 'missing.js') }), 'INVALID_INPUT', /cliPath .*missing\.js is not a file/);
+    await rejectsWith(installHook({ ...base, nodePath: cli }), 'INVALID_INPUT', /nodePath .* is not an executable file/);
+    await rejectsWith(installHook({ ...base, env: { 'BAD-NAME': '1' } }), 'INVALID_INPUT', /"BAD-NAME" is not a shell identifier/);
+    await rejectsWith(installHook({ ...base, evidenceCommand: 'npm test\nrm -rf /' }), 'INVALID_INPUT', /evidenceCommand must be a non-blank single-line command/);
+  });
+});
+
+describe('the hook script', () => {
+  // A stand-in CLI that records its argv and one variable, then exits with GATE_EXIT.
+  const recorder = `require('fs').writeFileSync(process.env.RECORD, JSON.stringify({ argv: process.argv.slice(2), extra: process.env.EXTRA_VAR ?? null })); process.exit(Number(process.env.GATE_EXIT ?? 0));`;
+
+  function runHook(script: string, args: string[], env: Record<string, string>) {
+    const hook = join(dir, `hook-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(hook, script, { mode: 0o755 });
+    return spawnSync('sh', [hook, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  }
+
+  test('quotes paths, the evidence command and env values for sh; passes the message file; returns the gate exit code', () => {
+    const odd = join(dir, "it's a $dir `x`");
+    mkdirSync(odd, { recursive: true });
+    const cli = join(odd, 'cli.js');
+    writeFileSync(cli, recorder);
+    const record = join(dir, 'record.json');
+    const script = renderHook({ nodePath: process.execPath, cliPath: cli, evidenceCommand: `npm test -- --grep "it's"`, env: { EXTRA_VAR: "a 'b' $c" } });
+    assert.ok(isJevHook(script));
+    const r = runHook(script, ['MSG FILE'], { RECORD: record, GATE_EXIT: '1' });
+    assert.equal(r.status, 1, r.stderr);
+    const seen = JSON.parse(readFileSync(record, 'utf8'));
+    assert.deepEqual(seen.argv, ['gate', '--staged', '--message-file', 'MSG FILE', '--evidence-cmd', `npm test -- --grep "it's"`]);
+    assert.equal(seen.extra, "a 'b' $c");
+  });
+
+  test('a missing CLI blocks with exit 3 and a hint; JEV_GATE_FAIL_OPEN lets the commit through with a warning', () => {
+    const script = renderHook({ nodePath: process.execPath, cliPath: join(dir, 'gone', 'cli.js') });
+    const closed = runHook(script, ['MSG'], {});
+    assert.equal(closed.status, 3);
+    assert.match(closed.stderr, /node .* or the jevcp CLI .*gone\/cli\.js\) is missing/);
+    assert.match(closed.stderr, /reinstall it with 'jevcp hook install'/);
+    const open = runHook(script, ['MSG'], { JEV_GATE_FAIL_OPEN: 'Yes' });
+    assert.equal(open.status, 0);
+    assert.match(open.stderr, /WARNING: JEV_GATE_FAIL_OPEN is set — letting this commit through UNJUDGED/);
+  });
+
+  test('shellQuote survives single quotes', () => {
+    const r = spawnSync('sh', ['-c', `printf '%s' ${shellQuote("a'b\"c $d")}`], { encoding: 'utf8' });
+    assert.equal(r.stdout, "a'b\"c $d");
+  });
+});
+
+describe('JEV_GATE_FAIL_OPEN', () => {
+  test('on/off spellings, anything else is a configuration error naming the variable', () => {
+    for (const v of ['1', 'true', 'YES', ' on ']) assert.equal(readGateFailOpen({ JEV_GATE_FAIL_OPEN: v }), true, v);
+    for (const v of [undefined, '', '0', 'false', 'No', 'off']) assert.equal(readGateFailOpen({ JEV_GATE_FAIL_OPEN: v }), false, String(v));
+    assert.throws(() => readGateFailOpen({ JEV_GATE_FAIL_OPEN: 'maybe' }), (e: unknown) => e instanceof JevError && e.code === 'CONFIG_ERROR' && /JEV_GATE_FAIL_OPEN/.test(e.message));
+  });
+
+  test('applies to provider and operational failures only', () => {
+    for (const code of ['API_ERROR', 'TIMEOUT', 'INVALID_RESPONSE'] as const) assert.equal(failOpenApplies(new JevError(code, 'x')), true, code);
+    for (const code of ['INVALID_INPUT', 'INPUT_TOO_LARGE', 'CONFIG_ERROR', 'CANCELLED'] as const) assert.equal(failOpenApplies(new JevError(code, 'x')), false, code);
+  });
+});
+
+describe('capStagedDiff', () => {
+  test('keeps a diff within the field limit; cuts a longer one to the limit with the marker', () => {
+    const small = 'diff --git a/x b/x\n+1\n';
+    assert.deepEqual(capStagedDiff(small), { diff: small, originalChars: small.length, cut: false });
+    const exact = 'y'.repeat(MAX_TEXT_CHARS);
+    assert.equal(capStagedDiff(exact).cut, false);
+    const big = 'z'.repeat(MAX_TEXT_CHARS + 5);
+    const capped = capStagedDiff(big);
+    assert.equal(capped.cut, true);
+    assert.equal(capped.originalChars, MAX_TEXT_CHARS + 5);
+    assert.equal(capped.diff.length, MAX_TEXT_CHARS);
+    assert.ok(capped.diff.endsWith(TRUNCATION_MARKER));
+  });
+});
