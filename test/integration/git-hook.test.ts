@@ -354,6 +354,9 @@ describe('commits through the hook', () => {
     assert.equal(records[0].tool, 'jev_gate');
     assert.match(records[0].error.code, /API_ERROR|TIMEOUT/);
     assert.equal(records[0].result, undefined, 'never an approval in the ledger');
+    const doctorOpen = JSON.parse((await jevcp(repo, ['doctor', '--json'], { JEV_GATE_FAIL_OPEN: '1' })).stdout);
+    const doctorClosed = JSON.parse((await jevcp(repo, ['doctor', '--json'])).stdout);
+    assert.deepEqual([doctorOpen.gate_fail_open, doctorClosed.gate_fail_open], [true, false], 'doctor shows the mode');
 
     // Fail-open is for failures only: a decision that does not pass still blocks, and a typo is refused.
     disapprove();
