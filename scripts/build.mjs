@@ -43,6 +43,19 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
     external: ['vscode'],
   }));
 }
+// The extension's runtime (tools, schemas, MCP SDK, registry), required by dist/extension.js on first use,
+// so activation parses only the small shell.
+if (existsSync(join(root, 'src/extension/core.ts'))) {
+  jobs.push(build({
+    ...common,
+    entryPoints: [join(root, 'src/extension/core.ts')],
+    outfile: join(out, 'extension-core.js'),
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: ['vscode'],
+  }));
+}
 if (existsSync(join(root, 'webview/main.ts'))) {
   jobs.push(build({
     ...common,

@@ -4,21 +4,26 @@
  */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
-import { SERVER_NAME } from '../mcp/identity';
-import { importMcpJson } from './mcp-json';
-import type { PanelActions } from './panel-connection';
-import { ALLOWED_CHAT_MODEL, API_KEY_SECRET, allowedKeyOf, type JevRuntime } from './runtime';
-import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
-import type { DecisionPanels } from './decision-panel';
-import { VIEW_ID } from './view-provider';
 import type { DecisionRecord } from '../ledger/record';
+import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
+import type { CoreHost } from './core-host';
+import type { DecisionPanels } from './decision-panel';
+import type { PanelActions } from './panel-connection';
+import { chatModelKey } from './provider-choice';
+import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
+import { VIEW_ID } from './view-provider';
 
-/** What the commands need besides the runtime. */
+/** Name of the endpoint row in the servers list (the MCP server name). */
+const ENDPOINT_SERVER = 'jev-control-panel';
+
+/** What the commands need. Heavy parts (the runtime, mcp.json parsing) load on first use. */
 export interface CommandDeps {
   context: vscode.ExtensionContext;
-  runtime: JevRuntime;
+  core: CoreHost;
   panels: DecisionPanels;
 }
+
+const allowedKeyOf = (m: vscode.LanguageModelChat) => chatModelKey(m);
 
 /** Panel actions shared by the commands and the webviews. */
 export function panelActions(deps: CommandDeps): PanelActions {
@@ -33,7 +38,7 @@ export function panelActions(deps: CommandDeps): PanelActions {
 
 /** Registers every command; returns their disposables. */
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { runtime, context } = deps;
+  const { core, context } = deps;
   const actions = panelActions(deps);
   const reg = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
@@ -41,7 +46,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('jevPanel.openDecision', async (id?: unknown) => {
       let target = typeof id === 'string' ? id : undefined;
       if (!target) {
-        const rows = runtime.feed.rows().slice(-50).reverse();
+        const rows = (await core.get()).feed.rows().slice(-50).reverse();
         if (rows.length === 0) {
           void vscode.window.showInformationMessage('Jev: no decisions yet. Run "Jev: Run Sample Step" to see one.');
           return;
@@ -67,27 +72,28 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
             });
       if (value === undefined || value.trim() === '') return;
       await context.secrets.store(API_KEY_SECRET, value.trim());
-      await runtime.refresh('API key set');
+      await (await core.get()).refresh('API key set');
       void vscode.window.showInformationMessage('Jev: API key saved in SecretStorage.');
     }),
     reg('jevPanel.clearApiKey', async () => {
       await context.secrets.delete(API_KEY_SECRET);
-      await runtime.refresh('API key cleared');
+      await (await core.get()).refresh('API key cleared');
       void vscode.window.showInformationMessage('Jev: API key removed.');
     }),
     reg('jevPanel.useChatModel', (key?: unknown) => useChatModel(deps, typeof key === 'string' ? key : undefined)),
     reg('jevPanel.importMcpJson', (uri?: unknown) => importMcpJsonCommand(deps, uri instanceof vscode.Uri ? uri : undefined)),
     reg('jevPanel.runSampleStep', () => runSampleStep(deps)),
     reg('jevPanel.restartServer', async (name?: unknown) => {
+      const runtime = await core.get();
       let target = typeof name === 'string' ? name : undefined;
       if (!target) {
         target = (await vscode.window.showQuickPick(runtime.servers().map((s) => ({ label: s.name, description: s.status }))))?.label;
       }
       if (target) await runtime.restartServer(target);
     }),
-    reg('jevPanel.showLog', () => runtime.log.show(true)),
+    reg('jevPanel.showLog', async () => (await core.get()).log.show(true)),
     reg('jevPanel.openLedger', async () => {
-      const path = runtime.ledgerPath();
+      const path = (await core.get()).ledgerPath();
       try {
         await vscode.window.showTextDocument(vscode.Uri.file(path), { preview: true });
       } catch {
@@ -100,19 +106,21 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 
 /** Judges the sample step as agent `panel`, then shows the decision. Returns the record. */
 export async function runSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
-  await deps.runtime.ready;
-  const outcome = await deps.runtime.service.call(SAMPLE_STEP_TOOL, structuredClone(SAMPLE_STEP_INPUT), { agent: 'panel' });
+  const runtime = await deps.core.get();
+  await runtime.ready;
+  const outcome = await runtime.service.call(SAMPLE_STEP_TOOL, structuredClone(SAMPLE_STEP_INPUT), { agent: 'panel' });
   if (!outcome.ok) void vscode.window.showWarningMessage(`Jev: the sample step failed: ${outcome.error.code}: ${outcome.error.message}`);
   deps.panels.open(outcome.record.id);
   return outcome.record;
 }
 
 async function openServerLog(deps: CommandDeps, name: string): Promise<void> {
-  if (name === SERVER_NAME) {
-    deps.runtime.log.show(true);
+  const runtime = await deps.core.get();
+  if (name === ENDPOINT_SERVER) {
+    runtime.log.show(true);
     return;
   }
-  const lines = deps.runtime.serverLog(name);
+  const lines = runtime.serverLog(name);
   if (!lines) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
   const doc = await vscode.workspace.openTextDocument({
     content: `# stderr of MCP server ${name} (last ${lines.length} lines)\n${lines.join('\n')}\n`,
@@ -153,7 +161,7 @@ async function useChatModel(deps: CommandDeps, key?: string): Promise<boolean> {
     return false;
   }
   await deps.context.globalState.update(ALLOWED_CHAT_MODEL, allowedKeyOf(model));
-  await deps.runtime.refresh('chat model allowed');
+  await (await deps.core.get()).refresh('chat model allowed');
   void vscode.window.showInformationMessage(`Jev: judging with ${allowedKeyOf(model)} when no API key or base URL is set (uncalibrated).`);
   return true;
 }
@@ -173,6 +181,7 @@ async function importMcpJsonCommand(deps: CommandDeps, uri?: vscode.Uri): Promis
     void vscode.window.showWarningMessage(`Jev: ${vscode.workspace.asRelativePath(file)} was not found.`);
     return undefined;
   }
+  const { importMcpJson } = await deps.core.module();
   let result: ReturnType<typeof importMcpJson>;
   try {
     result = importMcpJson(text, { workspaceFolder: folder?.uri.fsPath, userHome: homedir() });
@@ -184,7 +193,8 @@ async function importMcpJsonCommand(deps: CommandDeps, uri?: vscode.Uri): Promis
   const existing = (config.inspect<Record<string, unknown>>('mcpServers')?.workspaceValue ?? {}) as Record<string, unknown>;
   await config.update('mcpServers', { ...existing, ...result.servers }, vscode.ConfigurationTarget.Workspace);
   const imported = Object.keys(result.servers);
-  for (const line of result.skipped) deps.runtime.log.warn(`mcp.json import skipped ${line}`);
+  const runtime = await deps.core.get();
+  for (const line of result.skipped) runtime.log.warn(`mcp.json import skipped ${line}`);
   const trustNote = vscode.workspace.isTrusted ? '' : ' They stay off until you trust this workspace.';
   void vscode.window.showInformationMessage(
     `Jev: imported ${imported.length} server${imported.length === 1 ? '' : 's'}${imported.length ? ` (${imported.join(', ')})` : ''}` +

@@ -3,33 +3,37 @@
  * reload by its serializer, with the webview's own saved state.
  */
 import * as vscode from 'vscode';
-import { PanelConnection, type PanelActions } from './panel-connection';
+import type { CoreHost } from './core-host';
+import type { PanelActions, PanelConnection } from './panel-connection';
 import { loadPanel, panelWebviewOptions } from './panel-shell';
-import type { JevRuntime } from './runtime';
+import { connectWhenReady } from './view-provider';
 
 /** Webview panel type (serializer id). */
 export const DECISION_PANEL_TYPE = 'jevPanel.decision';
 
 export class DecisionPanels implements vscode.WebviewPanelSerializer, vscode.Disposable {
   private panel?: vscode.WebviewPanel;
+  private binding?: vscode.Disposable;
   private connection?: PanelConnection;
+  private pendingSelect?: string;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly runtime: JevRuntime,
+    private readonly core: CoreHost,
     private readonly actions: () => PanelActions,
   ) {}
 
-  /** The open panel, if any (tests). */
+  /** The open panel, if any. */
   get current(): vscode.WebviewPanel | undefined {
     return this.panel;
   }
 
   /** Opens (or reveals) the panel on decision `id`. */
   open(id: string): void {
-    if (this.panel && this.connection) {
+    if (this.panel) {
       this.panel.reveal(vscode.ViewColumn.Active);
-      this.connection.select(id);
+      if (this.connection) this.connection.select(id);
+      else this.pendingSelect = id;
       return;
     }
     const panel = vscode.window.createWebviewPanel(DECISION_PANEL_TYPE, 'Jev Decision', vscode.ViewColumn.Active, {
@@ -46,22 +50,28 @@ export class DecisionPanels implements vscode.WebviewPanelSerializer, vscode.Dis
   }
 
   private attach(panel: vscode.WebviewPanel, selectId?: string): void {
-    this.connection?.dispose();
+    this.binding?.dispose();
     this.panel = panel;
+    this.connection = undefined;
+    this.pendingSelect = selectId;
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    const connection = new PanelConnection(panel.webview, this.runtime, this.actions(), () => panel.visible);
-    this.connection = connection;
-    if (selectId) connection.select(selectId);
+    const binding = connectWhenReady(panel.webview, this.core, this.actions(), () => panel.visible, (connection) => {
+      this.connection = connection;
+      if (this.pendingSelect) connection.select(this.pendingSelect);
+      this.pendingSelect = undefined;
+    });
+    this.binding = binding;
     loadPanel(panel.webview, this.extensionUri, 'decision', selectId);
     const subs = [
       panel.onDidChangeViewState(() => {
-        if (panel.visible) connection.onVisible();
+        if (panel.visible) this.connection?.onVisible();
       }),
       panel.onDidDispose(() => {
         for (const s of subs) s.dispose();
-        connection.dispose();
+        binding.dispose();
         if (this.panel === panel) {
           this.panel = undefined;
+          this.binding = undefined;
           this.connection = undefined;
         }
       }),

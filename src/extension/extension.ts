@@ -1,14 +1,16 @@
 /**
- * Entry point of the VS Code extension. Activation is lazy (the view, a command, or the MCP definition being
- * resolved: `onMcpCollection`) and cheap: it registers providers and commands and reads settings; no
- * network and no process until a judgment, the endpoint or a panel needs one.
+ * Entry point of the VS Code extension. Activation is lazy (the view, a command, the MCP definition being
+ * resolved: `onMcpCollection`, or a restored decision panel) and cheap: it registers providers and commands
+ * and returns. The runtime (tools, schemas, the MCP SDK, the registry) loads right after, off the activation
+ * path (core-host.ts); no network and no process until a judgment, the editor or a panel needs one.
  */
 import * as vscode from 'vscode';
 import type { JevPanelApi, JevPanelPublicApi } from './api';
-import { registerCommands, panelActions } from './commands';
+import { panelActions, registerCommands } from './commands';
+import { CoreHost } from './core-host';
 import { DECISION_PANEL_TYPE, DecisionPanels } from './decision-panel';
 import { JevMcpDefinitions, MCP_PROVIDER_ID } from './mcp-definitions';
-import { JevRuntime } from './runtime';
+import type { PanelActions } from './panel-connection';
 import { JevStatusBar } from './status-bar';
 import { JevViewProvider, VIEW_ID } from './view-provider';
 
@@ -19,18 +21,18 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   const started = performance.now();
   const version = String(context.extension.packageJSON.version ?? '0');
   const log = vscode.window.createOutputChannel(LOG_CHANNEL, { log: true });
-  const runtime = new JevRuntime(context, log);
-  let actions: ReturnType<typeof panelActions> | undefined;
-  const panels = new DecisionPanels(context.extensionUri, runtime, () => actions!);
-  const deps = { context, runtime, panels };
+  const core = new CoreHost(context, log);
+  let actions: PanelActions | undefined;
+  const panels = new DecisionPanels(context.extensionUri, core, () => actions!);
+  const deps = { context, core, panels };
   actions = panelActions(deps);
-  const view = new JevViewProvider(context.extensionUri, runtime, actions);
-  const statusBar = new JevStatusBar(runtime);
-  const definitions = new JevMcpDefinitions(runtime);
+  const view = new JevViewProvider(context.extensionUri, core, actions);
+  const statusBar = new JevStatusBar(core);
+  const definitions = new JevMcpDefinitions(core);
 
   context.subscriptions.push(
     log,
-    runtime,
+    core,
     panels,
     view,
     statusBar,
@@ -47,26 +49,37 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   }
 
   const activationMs = performance.now() - started;
-  log.info(`activated in ${activationMs.toFixed(1)} ms (${vscode.ExtensionMode[context.extensionMode]} mode)`);
+  // Something activated us, so it is about to be used: load the runtime now, just not inside activate().
+  setImmediate(() => {
+    const t0 = performance.now();
+    void core.get().then(
+      (runtime) => runtime.ready.then(() => log.info(`activated in ${activationMs.toFixed(1)} ms; runtime ready ${(performance.now() - t0).toFixed(1)} ms later`)),
+      (err: unknown) => log.error(`the runtime failed to load: ${(err as Error)?.stack ?? String(err)}`),
+    );
+  });
   if (context.extensionMode === vscode.ExtensionMode.Production) return { version };
   return {
     version,
     activationMs,
-    ready: runtime.ready,
-    feed: () => runtime.feed.rows(),
-    getRecord: (id) => runtime.feed.getRecord(id),
-    status: () => runtime.status(),
-    snapshot: () => runtime.snapshot(),
-    settings: () => runtime.settings,
+    // A getter: asking for it loads the runtime, merely activating does not.
+    get ready() {
+      return core.get().then((runtime) => runtime.ready);
+    },
+    feed: () => core.required().feed.rows(),
+    getRecord: (id) => core.required().feed.getRecord(id),
+    status: () => core.required().status(),
+    snapshot: () => core.required().snapshot(),
+    settings: () => core.required().settings,
     mcp: definitions,
-    endpoint: () => runtime.endpoint.info,
-    startedServers: () => runtime.startedServers.slice(),
+    endpoint: () => core.loaded?.endpoint.info,
+    startedServers: () => core.loaded?.startedServers.slice() ?? [],
     statusBarText: () => statusBar.text,
     call: async (tool, args, agent = 'panel') => {
+      const runtime = await core.get();
       await runtime.ready;
       return runtime.service.call(tool, args, { agent });
     },
-    refresh: () => runtime.refresh('requested'),
+    refresh: async () => (await core.get()).refresh('requested'),
   };
 }
 

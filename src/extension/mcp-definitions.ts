@@ -6,8 +6,8 @@
  * restarted endpoint is used.
  */
 import * as vscode from 'vscode';
+import type { CoreHost } from './core-host';
 import type { EndpointInfo } from './endpoint';
-import type { JevRuntime } from './runtime';
 
 /** Provider id, as contributed in `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'jevPanel.mcpServer';
@@ -16,30 +16,28 @@ export const MCP_LABEL = 'Jev Control Panel';
 
 export class JevMcpDefinitions implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
-  private readonly subscription: vscode.Disposable;
+  private subscription?: vscode.Disposable;
   readonly onDidChangeMcpServerDefinitions = this.emitter.event;
 
-  constructor(private readonly runtime: JevRuntime) {
-    this.subscription = runtime.onDidChangeDefinitions(() => this.emitter.fire());
-  }
-
-  private definition(info: EndpointInfo): vscode.McpHttpServerDefinition {
-    return new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, this.runtime.definitionVersion);
+  constructor(private readonly core: CoreHost) {
+    core.onLoaded((runtime) => (this.subscription = runtime.onDidChangeDefinitions(() => this.emitter.fire())));
   }
 
   async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
-    return [this.definition(await this.runtime.ensureEndpoint())];
+    const runtime = await this.core.get();
+    const info: EndpointInfo = await runtime.ensureEndpoint();
+    return [new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, runtime.definitionVersion)];
   }
 
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {
-    const info = await this.runtime.ensureEndpoint(true);
+    const info = await (await this.core.get()).ensureEndpoint(true);
     server.uri = vscode.Uri.parse(info.url);
     server.headers = { ...server.headers, Authorization: `Bearer ${info.token}` };
     return server;
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
     this.emitter.dispose();
   }
 }

@@ -93,7 +93,8 @@ export class PanelConnection implements vscode.Disposable {
     );
   }
 
-  private async receive(raw: unknown): Promise<void> {
+  /** Handles one message from the webview (validated here). */
+  async receive(raw: unknown): Promise<void> {
     const parsed = parseWebviewMessage(raw);
     if ('error' in parsed) {
       this.runtime.log.warn(parsed.error);

@@ -19,24 +19,23 @@ import { createProvider } from '../providers/factory';
 import { MockProvider } from '../providers/mock';
 import type { JudgmentProvider } from '../providers/port';
 import { SpendCap } from '../providers/spend-cap';
+import { execute, type ExecutionOutcome } from '../registry/execute';
 import { registerJudgmentTools } from '../registry/judgment-tools';
 import type { AgentManifest } from '../registry/manifest';
 import { ToolRegistry, type RegistryEvent } from '../registry/registry';
 import { ALL_TOOLS } from '../tools';
 import { JudgmentService } from '../tools/runner';
+import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createEditorServer, editorTools } from './editor-server';
 import { McpHttpEndpoint, type EndpointInfo } from './endpoint';
 import { FeedStore } from './feed-store';
 import { LazyLedger } from './lazy-ledger';
 import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
-import { chatModelKey, chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
+import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
 import { EDITOR_AGENT, SETTING_KEYS, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
 import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
 
-/** SecretStorage key of the API key. */
-export const API_KEY_SECRET = 'jevPanel.apiKey';
-/** globalState key of the chat model (`vendor/family`) the user allowed Jev to use. */
-export const ALLOWED_CHAT_MODEL = 'jevPanel.allowedChatModel';
+export { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 /** Judgment tool names: the default grants of `editor`. */
 export const JUDGMENT_TOOL_NAMES: readonly string[] = ALL_TOOLS.map((t) => t.name);
 
@@ -401,6 +400,18 @@ export class JevRuntime implements vscode.Disposable {
     };
   }
 
+  /**
+   * Runs the call `decision` accepted (registry/execute.ts: handoff execute_tool with action auto only, the
+   * exact call) as agent `agent`, through the registry's capability check, after starting the configured
+   * MCP servers. The execution is recorded in the ledger and the feed. Used by the inline "Execute call".
+   */
+  async executeAccepted(decision: DecisionRecord, agent: string, signal?: AbortSignal): Promise<ExecutionOutcome> {
+    await this.startServers();
+    const registry = this.registry;
+    if (!registry) return { executed: false, reason: 'the tool registry is not ready yet' };
+    return execute({ registry, ledger: this.ledger, signal, onRecord: (record) => this.onRecord(record) }, this.manifest(agent), decision);
+  }
+
   /** Server rows: this endpoint first, then the configured servers. */
   servers(): ServerView[] {
     const endpointTools = editorTools({ service: this.service, registry: () => this.registry, manifest: () => this.manifest(EDITOR_AGENT) }).map((t) => t.name);
@@ -499,9 +510,4 @@ export class JevRuntime implements vscode.Disposable {
 
 function infoOf(model: vscode.LanguageModelChat): ChatModelInfo {
   return { vendor: model.vendor, family: model.family, id: model.id, name: model.name };
-}
-
-/** `vendor/family` of a chat model (the key under which the user's permission is stored). */
-export function allowedKeyOf(model: vscode.LanguageModelChat): string {
-  return chatModelKey(infoOf(model));
 }

@@ -3,28 +3,33 @@
  * answers, the configuration is broken, or the workspace is not trusted. Click → the panel.
  */
 import * as vscode from 'vscode';
+import type { CoreHost } from './core-host';
 import type { JevRuntime } from './runtime';
 
 export class JevStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private readonly subscription: vscode.Disposable;
+  private subscription?: vscode.Disposable;
 
-  constructor(private readonly runtime: JevRuntime) {
+  constructor(core: CoreHost) {
     this.item = vscode.window.createStatusBarItem('jevPanel.status', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'Jev Control Panel';
     this.item.command = 'jevPanel.openPanel';
-    this.subscription = runtime.onDidChangeStatus(() => this.update());
-    this.update();
+    this.item.text = '$(loading~spin) Jev';
+    this.item.tooltip = 'Jev Control Panel is starting';
     this.item.show();
+    core.onLoaded((runtime) => {
+      this.subscription = runtime.onDidChangeStatus(() => this.update(runtime));
+      this.update(runtime);
+    });
   }
 
-  /** Current text (tests). */
+  /** Current text. */
   get text(): string {
     return this.item.text;
   }
 
-  private update(): void {
-    const status = this.runtime.status();
+  private update(runtime: JevRuntime): void {
+    const status = runtime.status();
     const icon = status.health === 'error' ? '$(error)' : status.health === 'warning' ? '$(warning)' : '$(law)';
     this.item.text = `${icon} Jev: ${status.provider === 'mock' ? 'mock judge' : status.model}`;
     this.item.backgroundColor =
@@ -43,7 +48,7 @@ export class JevStatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
     this.item.dispose();
   }
 }

@@ -1,0 +1,8 @@
+/**
+ * Entry of the runtime bundle `dist/extension-core.js` (scripts/build.mjs): everything heavy the activation
+ * shell (`dist/extension.js`) needs only once something is used. Loaded by core-host.ts.
+ */
+export { JevRuntime } from './runtime';
+export { PanelConnection } from './panel-connection';
+export { importMcpJson } from './mcp-json';
+export { buildGateRequest } from './gate/gate-request';
