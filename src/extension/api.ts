@@ -7,6 +7,7 @@ import type { DecisionRecord } from '../ledger/record';
 import type { BackendStatus, FeedRow, PanelSnapshot } from '../panel/protocol';
 import type { CallOutcome } from '../tools/runner';
 import type { EndpointInfo } from './endpoint';
+import type { InlineGateApi } from './inline/register';
 import type { PanelSettings } from './settings';
 
 export interface JevPanelApi {
@@ -32,6 +33,10 @@ export interface JevPanelApi {
   call(tool: string, args: unknown, agent?: string): Promise<CallOutcome>;
   /** Re-reads settings, key and chat models. */
   refresh(): Promise<void>;
+  /** What the panel's grant toggle does (saves jevPanel.agents); rejects when the toggle cannot take effect. */
+  toggleGrant(agent: string, grant: string, enabled: boolean): Promise<void>;
+  /** Inline inspection and commit gate: what the host tests read and steer. */
+  inline: InlineGateApi;
 }
 
 /** The Production export. */

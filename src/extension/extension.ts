@@ -9,6 +9,7 @@ import type { JevPanelApi, JevPanelPublicApi } from './api';
 import { panelActions, registerCommands } from './commands';
 import { CoreHost } from './core-host';
 import { DECISION_PANEL_TYPE, DecisionPanels } from './decision-panel';
+import { registerInlineAndGate } from './inline/register';
 import { JevMcpDefinitions, MCP_PROVIDER_ID } from './mcp-definitions';
 import type { PanelActions } from './panel-connection';
 import { JevStatusBar } from './status-bar';
@@ -47,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   } else {
     log.warn('this editor has no MCP server definition API; the judgment tools are not offered to its agent');
   }
+  // Request files, recorded decisions and the commit gate (issue 5).
+  const inline = registerInlineAndGate(context, core);
 
   const activationMs = performance.now() - started;
   // Something activated us, so it is about to be used: load the runtime now, just not inside activate().
@@ -80,6 +83,8 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
       return runtime.service.call(tool, args, { agent });
     },
     refresh: async () => (await core.get()).refresh('requested'),
+    toggleGrant: async (agent, grant, enabled) => (await core.get()).toggleGrant(agent, grant, enabled),
+    inline,
   };
 }
 

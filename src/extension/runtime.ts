@@ -21,7 +21,7 @@ import type { JudgmentProvider } from '../providers/port';
 import { SpendCap } from '../providers/spend-cap';
 import { execute, type ExecutionOutcome } from '../registry/execute';
 import { registerJudgmentTools } from '../registry/judgment-tools';
-import type { AgentManifest } from '../registry/manifest';
+import { decideGrant, type AgentManifest } from '../registry/manifest';
 import { ToolRegistry, type RegistryEvent } from '../registry/registry';
 import { ALL_TOOLS } from '../tools';
 import { JudgmentService } from '../tools/runner';
@@ -29,6 +29,7 @@ import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createEditorServer, editorTools } from './editor-server';
 import { McpHttpEndpoint, type EndpointInfo } from './endpoint';
 import { FeedStore } from './feed-store';
+import { toggleGrant } from './grants';
 import { LazyLedger } from './lazy-ledger';
 import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
 import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
@@ -206,6 +207,7 @@ export class JevRuntime implements vscode.Disposable {
       this.log.warn(`workspace not trusted: ignoring workspace values of jevPanel.${settings.ignoredWorkspaceKeys.join(', jevPanel.')}`);
     }
     await this.syncRegistry(settings);
+    if (this.toolsVersion) this.bumpToolsVersion();
     this.statusEmitter.fire();
     this.agentsEmitter.fire();
     this.serversEmitter.fire();
@@ -473,15 +475,18 @@ export class JevRuntime implements vscode.Disposable {
       manifest = { name: agent, tools: [] };
       agents.push(manifest);
     }
-    const bare = grant.startsWith('!') ? grant.slice(1) : grant;
-    const allowedNow = () => this.registry?.why(manifest!, bare).allowed ?? manifest!.tools.includes(bare);
-    if (enabled) {
-      manifest.tools = manifest.tools.filter((g) => g !== `!${bare}`);
-      if (!allowedNow()) manifest.tools.push(bare);
-    } else {
-      manifest.tools = manifest.tools.filter((g) => g !== bare);
-      if (allowedNow()) manifest.tools.push(`!${bare}`);
-    }
+    const tool = grant.startsWith('!') ? grant.slice(1) : grant;
+    const registry = this.registry;
+    const decide = (tools: readonly string[]) => {
+      const candidate = { name: agent, tools: [...tools] };
+      if (registry) return registry.why(candidate, tool);
+      // No registry yet: judge the name as written (the registry's rule for unknown tools).
+      const slash = tool.indexOf('/');
+      return decideGrant(candidate, slash > 0 ? { id: tool, name: tool.slice(slash + 1), server: tool.slice(0, slash), bareOwner: false } : { id: tool, name: tool, bareOwner: true });
+    };
+    const toggled = toggleGrant(manifest.tools, tool, enabled, decide);
+    if ('error' in toggled) throw new Error(toggled.error);
+    manifest.tools = toggled.grants;
     const config = vscode.workspace.getConfiguration('jevPanel');
     const inspected = config.inspect('agents');
     const target =

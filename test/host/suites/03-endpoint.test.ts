@@ -131,6 +131,20 @@ describe('in-host MCP endpoint', () => {
     assert.match(JSON.stringify(denied.content), /may not call jev_rank: denied by \\"!jev_rank\\"/);
   });
 
+  it('the panel\'s grant toggle saves jevPanel.agents and the editor\'s tool list follows', async () => {
+    await resetSettings(api);
+    client = await connectClient(definition.uri, definition.headers);
+    await api.toggleGrant('editor', 'jev_rank', false);
+    const saved = vscode.workspace.getConfiguration('jevPanel').inspect<{ name: string; tools: string[] }[]>('agents')?.globalValue;
+    assert.ok(saved && !saved.find((a) => a.name === 'editor')!.tools.includes('jev_rank'));
+    assert.ok(!(await client.listTools()).tools.some((t) => t.name === 'jev_rank'));
+    await api.toggleGrant('editor', 'jev_rank', true);
+    assert.ok((await client.listTools()).tools.some((t) => t.name === 'jev_rank'));
+    // A glob deny keeps the tool denied: the toggle says so instead of saving a no-op.
+    await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_*', '!jev_r*'] }]);
+    await assert.rejects(api.toggleGrant('editor', 'jev_rank', true), /jev_rank stays denied: denied by "!jev_r\*"/);
+  });
+
   it('exposes a granted external tool as <server>__<tool>, capability-checked and recorded', async () => {
     const markers = mkdtempSync(join(tmpdir(), 'jev-markers-'));
     await setSetting(api, 'mcpServers', { fixture: markerServer('fixture', markers) });
