@@ -91,6 +91,10 @@ if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
   }));
 }
 await Promise.all(jobs);
+// The JSON schema of *.jev.json request files (package.json contributes.jsonValidation), from the tools' schemas.
+if (existsSync(join(root, 'src/extension/inline/request-schema.ts'))) {
+  await (await import('./emit-request-schema.mjs')).emitRequestSchema(root, out);
+}
 chmodSync(join(out, 'cli.js'), 0o755);
 const codicons = join(root, 'node_modules/@vscode/codicons/dist');
 if (existsSync(codicons)) {

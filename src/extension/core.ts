@@ -5,4 +5,4 @@
 export { JevRuntime } from './runtime';
 export { PanelConnection } from './panel-connection';
 export { importMcpJson } from './mcp-json';
-export { buildGateRequest } from './gate/gate-request';
+export { createInlineAndGate } from './inline/inline-and-gate';

@@ -1,0 +1,63 @@
+/**
+ * The commit gate's settings (`jevPanel.gate.*`), validated without `vscode` so the rules are unit-tested.
+ * Workspace Trust (DESIGN "Workspace Trust"): in an untrusted workspace only user (global) values count —
+ * a workspace must not be able to make the editor run a shell command of its choosing, or let commits
+ * through when the judge fails.
+ */
+import { DEFAULT_EVIDENCE_TIMEOUT_MS } from '../../cli/evidence-command';
+import type { InspectedValue } from '../settings';
+
+/** Keys relative to `jevPanel`. */
+export const GATE_SETTING_KEYS = ['gate.evidenceCommand', 'gate.evidenceTimeoutMs', 'gate.failOpen'] as const;
+export type GateSettingKey = (typeof GATE_SETTING_KEYS)[number];
+
+/** Validated gate settings. */
+export interface GateSettings {
+  /** Shell command whose output is the gate's evidence (e.g. `npm test`); undefined = none. */
+  evidenceCommand?: string;
+  /** Time limit of the evidence command, ms. */
+  evidenceTimeoutMs: number;
+  /** Let a commit through (with "Commit Anyway") when the judge fails; default false (fail-closed). */
+  failOpen: boolean;
+  /** One line per invalid or ignored value: `jevPanel.gate.<key>: <rule>; using <fallback>`. */
+  problems: string[];
+}
+
+/**
+ * Reads the gate settings through `inspect` (VS Code's `WorkspaceConfiguration.inspect`). Never throws:
+ * a bad value is named in `problems` and replaced by its default.
+ */
+export function readGateSettings(inspect: (key: GateSettingKey) => InspectedValue | undefined, trusted: boolean): GateSettings {
+  const problems: string[] = [];
+  const get = (key: GateSettingKey): unknown => {
+    const v = inspect(key) ?? {};
+    const ws = v.workspaceFolderValue !== undefined ? v.workspaceFolderValue : v.workspaceValue;
+    if (ws !== undefined) {
+      if (trusted) return ws;
+      problems.push(`jevPanel.${key}: the workspace value is ignored because the workspace is not trusted`);
+    }
+    return v.globalValue !== undefined ? v.globalValue : v.defaultValue;
+  };
+
+  let evidenceCommand: string | undefined;
+  const cmd = get('gate.evidenceCommand');
+  if (typeof cmd === 'string') {
+    if (/[\0\r\n]/.test(cmd)) problems.push('jevPanel.gate.evidenceCommand: must be a single line; using no evidence command');
+    else if (cmd.trim() !== '') evidenceCommand = cmd.trim();
+  } else if (cmd !== undefined && cmd !== null) problems.push('jevPanel.gate.evidenceCommand: must be a string; using no evidence command');
+
+  let evidenceTimeoutMs = DEFAULT_EVIDENCE_TIMEOUT_MS;
+  const timeout = get('gate.evidenceTimeoutMs');
+  if (timeout !== undefined && timeout !== null) {
+    if (typeof timeout === 'number' && Number.isSafeInteger(timeout) && timeout >= 1) evidenceTimeoutMs = timeout;
+    else problems.push(`jevPanel.gate.evidenceTimeoutMs: must be a whole number of ms from 1; using ${DEFAULT_EVIDENCE_TIMEOUT_MS}`);
+  }
+
+  let failOpen = false;
+  const open = get('gate.failOpen');
+  if (open !== undefined && open !== null) {
+    if (typeof open === 'boolean') failOpen = open;
+    else problems.push('jevPanel.gate.failOpen: must be true or false; using false (fail-closed)');
+  }
+  return { ...(evidenceCommand !== undefined ? { evidenceCommand } : {}), evidenceTimeoutMs, failOpen, problems };
+}

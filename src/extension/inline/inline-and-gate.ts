@@ -1,0 +1,80 @@
+/**
+ * The implementation behind inline/register.ts, built in the runtime bundle once the runtime loads: the
+ * inline surfaces of request files and recorded decisions (CodeLens, decorations, hovers, the "Execute call"
+ * code action, `jev-decision:` documents) and the commit gate with its hook commands.
+ */
+import * as vscode from 'vscode';
+import type { DecisionRecord } from '../../ledger/record';
+import type { CoreHost } from '../core-host';
+import { CommitGate } from '../gate/gate-command';
+import { installCommitHook, uninstallCommitHook } from '../gate/install-hook-command';
+import { InlineCodeActions } from './code-actions';
+import { InlineCodeLenses } from './codelens';
+import { DecisionDocuments } from './decision-document';
+import { InlineDecisions } from './decisions';
+import { InlineDecorations } from './decorations';
+import { InlineHovers } from './hovers';
+import { GATE_COMMANDS, INLINE_COMMANDS } from './ids';
+import { RequestRunner } from './run-request';
+
+/** Everything the shell forwards to. */
+export interface InlineAndGate extends vscode.Disposable {
+  decisions: InlineDecisions;
+  lenses: InlineCodeLenses;
+  hovers: InlineHovers;
+  codeActions: InlineCodeActions;
+  documents: DecisionDocuments;
+  decorations: InlineDecorations;
+  runner: RequestRunner;
+  gate: CommitGate;
+  /** Command id → handler, for every command of issue 5. */
+  commands: Record<string, (...args: unknown[]) => unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Builds the inline surfaces and the gate on the loaded runtime (`core.loaded`). */
+export function createInlineAndGate(context: vscode.ExtensionContext, core: CoreHost): InlineAndGate {
+  const decisions = new InlineDecisions(
+    (id) => core.loaded?.feed.getRecord(id),
+    () => (core.loaded ? [...core.loaded.service.tools.keys()] : undefined),
+  );
+  const runner = new RequestRunner(context, core, decisions);
+  const executable = (record: DecisionRecord) => runner.executable(record);
+  const lenses = new InlineCodeLenses({ decisions, agentLabel: () => runner.agentLabel(), executable });
+  const decorations = new InlineDecorations(decisions);
+  const gate = new CommitGate(core);
+  const documents = new DecisionDocuments(async (id) => {
+    const runtime = await core.get();
+    await runtime.ready;
+    return runtime.feed.getRecord(id);
+  });
+  const subs: vscode.Disposable[] = [decisions, lenses, decorations, decisions.onDidChange(() => lenses.refresh())];
+  // A new record (this window's runs, executions, the gate) may be the one a view waits for.
+  core.onLoaded((runtime) => {
+    const unsubscribe = runtime.feed.onAppend(() => decisions.changed());
+    subs.push({ dispose: unsubscribe });
+  });
+  return {
+    decisions,
+    lenses,
+    hovers: new InlineHovers(decisions, executable),
+    codeActions: new InlineCodeActions(decisions, executable),
+    documents,
+    decorations,
+    runner,
+    gate,
+    commands: {
+      [INLINE_COMMANDS.run]: (uri, opts) => runner.run(uri, isObject(opts) && typeof opts.agent === 'string' ? { agent: opts.agent } : {}),
+      [INLINE_COMMANDS.chooseAgent]: () => runner.chooseAgent(),
+      [INLINE_COMMANDS.execute]: (id) => runner.execute(id),
+      [INLINE_COMMANDS.openDocument]: (id) => runner.openDocument(id),
+      [GATE_COMMANDS.gate]: (arg) => gate.run(arg),
+      [GATE_COMMANDS.installHook]: (arg) => installCommitHook(context, arg),
+      [GATE_COMMANDS.uninstallHook]: (arg) => uninstallCommitHook(arg),
+    },
+    dispose: () => {
+      for (const s of subs) s.dispose();
+    },
+  };
+}
