@@ -22,6 +22,7 @@ import { SpendCap } from '../providers/spend-cap';
 import { execute, type ExecutionOutcome } from '../registry/execute';
 import { registerJudgmentTools } from '../registry/judgment-tools';
 import { decideGrant, type AgentManifest } from '../registry/manifest';
+import type { McpConnection } from '../registry/connection';
 import { ToolRegistry, type RegistryEvent } from '../registry/registry';
 import { ALL_TOOLS } from '../tools';
 import { JudgmentService } from '../tools/runner';
@@ -47,6 +48,8 @@ export class JevRuntime implements vscode.Disposable {
   readonly endpoint: McpHttpEndpoint;
   /** Names of MCP servers whose connections this runtime started (the Workspace Trust tests read it). */
   readonly startedServers: string[] = [];
+  /** Connections this runtime started (a rebuilt registry has new ones). */
+  private readonly started = new WeakSet<McpConnection>();
 
   private readonly statusEmitter = new vscode.EventEmitter<void>();
   private readonly serversEmitter = new vscode.EventEmitter<void>();
@@ -314,13 +317,20 @@ export class JevRuntime implements vscode.Disposable {
     }
   }
 
-  /** Starts the configured MCP servers (once wanted, they follow configuration changes). Never rejects. */
+  /**
+   * Starts the configured MCP servers not started yet (once wanted, servers of a rebuilt registry start
+   * too). A server that crashed is left to its own restart policy, never respawned here. Never rejects.
+   */
   async startServers(): Promise<void> {
     this.serversWanted = true;
     const registry = this.registry;
     if (!registry) return;
-    for (const c of registry.servers) if (!this.startedServers.includes(c.name)) this.startedServers.push(c.name);
-    await registry.start().catch(() => undefined);
+    const fresh = registry.servers.filter((c) => !this.started.has(c));
+    for (const c of fresh) {
+      this.started.add(c);
+      if (!this.startedServers.includes(c.name)) this.startedServers.push(c.name);
+    }
+    await Promise.all(fresh.map((c) => c.start()));
   }
 
   /**
@@ -337,10 +347,11 @@ export class JevRuntime implements vscode.Disposable {
     return info;
   }
 
-  /** Before a tools/list: start the servers and give them up to `waitMs` to list their tools. */
+  /** Before a tools/list: start new servers and give starting ones up to `waitMs` to list their tools. */
   private async serversForListing(waitMs = 5_000): Promise<void> {
+    const settle = this.startServers().then(() => Promise.all((this.registry?.servers ?? []).map((c) => c.settled())));
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.startServers(), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+    await Promise.race([settle, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
   }
 
@@ -360,6 +371,7 @@ export class JevRuntime implements vscode.Disposable {
     }
     const connection = this.registry?.server(name);
     if (!connection) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+    this.started.add(connection);
     if (!this.startedServers.includes(name)) this.startedServers.push(name);
     await connection.restart();
     this.serversEmitter.fire();
@@ -427,12 +439,13 @@ export class JevRuntime implements vscode.Disposable {
         tools: endpointTools,
       },
     ];
+    const started = (name: string) => this.registry?.server(name) !== undefined && this.started.has(this.registry.server(name)!);
     for (const s of this.registry?.status() ?? []) {
       rows.push({
         name: s.name,
         transport: s.transport,
-        status: s.status.state === 'closed' ? 'stopped' : s.status.state === 'starting' && !this.startedServers.includes(s.name) ? 'stopped' : s.status.state,
-        ...(s.status.reason ? { reason: s.status.reason } : !this.startedServers.includes(s.name) ? { reason: 'not started yet' } : {}),
+        status: s.status.state === 'closed' || !started(s.name) ? 'stopped' : s.status.state,
+        ...(!started(s.name) ? { reason: 'not started yet: servers start when the editor connects, or with Restart' } : s.status.reason ? { reason: s.status.reason } : {}),
         tools: s.tools,
       });
     }

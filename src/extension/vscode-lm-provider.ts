@@ -88,8 +88,8 @@ export class VscodeLmProvider implements JudgmentProvider {
     };
     if (token.isCancellationRequested) throw fail(undefined);
     this.spendCap.beforeAttempt();
-    let text = '';
-    try {
+    const read = async (): Promise<string> => {
+      let text = '';
       const response = await this.model.sendRequest(
         [vscode.LanguageModelChatMessage.User(prompt)],
         { justification: 'Jev Control Panel asks the chat model to judge an agent step (a probability per option).' },
@@ -100,8 +100,20 @@ export class VscodeLmProvider implements JudgmentProvider {
         if (text.length > MAX_REPLY_CHARS) throw invalidResponse('The editor chat model replied with more text than a distribution needs.');
         if (token.isCancellationRequested) break;
       }
+      return text;
+    };
+    // A model that ignores cancellation must not hold the call past its deadline.
+    let onCancel: vscode.Disposable | undefined;
+    const cancelled = new Promise<never>((_, reject) => {
+      onCancel = token.onCancellationRequested(() => reject(fail(undefined)));
+    });
+    let text: string;
+    try {
+      text = await Promise.race([read(), cancelled]);
     } catch (err) {
       throw fail(err);
+    } finally {
+      onCancel?.dispose();
     }
     if (token.isCancellationRequested) throw fail(undefined);
     return text;

@@ -8,7 +8,7 @@ import type { JevPanelApi } from '../../../src/extension/api';
 import { CHAT_FIXTURE_ID, SAMPLE_STEP_INPUT, activateJev, resetSettings, setSetting, waitFor } from '../helpers';
 
 interface ChatFixture {
-  setReply(fn: (prompt: string) => string): void;
+  setReply(fn: (prompt: string) => string | Promise<string>): void;
   prompts: string[];
 }
 
@@ -85,6 +85,18 @@ describe('vscode-lm provider', () => {
     const outcome = await api.call('ask_noul', { state: 'The build is green.', instruction: 'Is the build green?' });
     assert.equal(outcome.ok, false);
     if (!outcome.ok) assert.ok(['API_ERROR', 'CONFIG_ERROR'].includes(outcome.error.code), outcome.error.code);
+  });
+
+  it('a chat model that hangs (ignoring cancellation) fails with TIMEOUT at the call deadline', async () => {
+    await setSetting(api, 'timeoutMs', 1_500);
+    chat.setReply(() => new Promise<string>(() => undefined));
+    const started = Date.now();
+    const outcome = await api.call('ask_noul', { state: 'The build is green.', instruction: 'Is the build green?' });
+    const took = Date.now() - started;
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) assert.equal(outcome.error.code, 'TIMEOUT');
+    assert.ok(took >= 1_400 && took < 5_000, `took ${took} ms`);
+    await setSetting(api, 'timeoutMs', undefined);
   });
 
   it('"Jev: Use Editor Chat Model" (a user action) lets provider auto judge with it', async () => {
