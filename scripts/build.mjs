@@ -44,8 +44,19 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
   }));
 }
 // The extension's runtime (tools, schemas, MCP SDK, registry), required by dist/extension.js on first use,
-// so activation parses only the small shell.
+// so activation parses only the small shell. zod's `locales` namespace would add every language's messages
+// (~250 kB); only English (zod's default) is kept.
 if (existsSync(join(root, 'src/extension/core.ts'))) {
+  const zodEnglishOnly = {
+    name: 'zod-english-only',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+        contents: 'export { default as en } from "./en.js";',
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
   jobs.push(build({
     ...common,
     entryPoints: [join(root, 'src/extension/core.ts')],
@@ -54,6 +65,7 @@ if (existsSync(join(root, 'src/extension/core.ts'))) {
     target: 'node20',
     format: 'cjs',
     external: ['vscode'],
+    plugins: [zodEnglishOnly],
   }));
 }
 if (existsSync(join(root, 'webview/main.ts'))) {
