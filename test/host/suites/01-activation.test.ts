@@ -12,12 +12,12 @@ describe('activation', () => {
     assert.ok(!pkg.activationEvents.some((e) => e === '*' || e === 'onStartupFinished'));
   });
 
-  it('activates in Test mode, returns its API, and starts no endpoint and no server on activation', async () => {
+  it('activates in Test mode, returns its API, and spawns nothing on activation', async () => {
     const api = await activateJev();
     assert.equal(extension().isActive, true);
     assert.equal(typeof api.activationMs, 'number');
-    assert.ok(api.activationMs < 1_000, `activation took ${api.activationMs} ms`);
-    assert.equal(api.endpoint(), undefined, 'the endpoint must not listen before the editor asks for it');
+    assert.ok(api.activationMs < 50, `activate() took ${api.activationMs} ms`);
+    // The endpoint may already listen (VS Code lists MCP definitions eagerly); no MCP server is started.
     assert.deepEqual(api.startedServers(), []);
     await resetSettings(api);
   });
