@@ -40,7 +40,7 @@ export function panelActions(deps: CommandDeps): PanelActions {
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { core, context } = deps;
   const actions = panelActions(deps);
-  const reg = (id: string, fn: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  const reg = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
     reg('jevPanel.openPanel', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`)),
     reg('jevPanel.openDecision', async (id?: unknown) => {

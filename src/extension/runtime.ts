@@ -34,7 +34,7 @@ import { toggleGrant } from './grants';
 import { LazyLedger } from './lazy-ledger';
 import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
 import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
-import { EDITOR_AGENT, SETTING_KEYS, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
+import { EDITOR_AGENT, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
 import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
 
 export { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
@@ -510,9 +510,6 @@ export class JevRuntime implements vscode.Disposable {
     await this.refresh('grant toggled');
     this.bumpToolsVersion();
   }
-
-  /** Setting keys (for tests and docs). */
-  static readonly settingKeys: readonly string[] = SETTING_KEYS;
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
