@@ -8,7 +8,7 @@ import { LARGEST_REQUEST_INPUT_TOKENS } from '../providers/port';
 
 /** Input tokens of the largest upstream request: the provider's per-request figure when it reports one, else usage. */
 function requestInputTokens(body: unknown, summed: number): number {
-  const largest = (body as Record<string, unknown>)[LARGEST_REQUEST_INPUT_TOKENS];
+  const largest = typeof body === 'object' && body !== null ? (body as { [LARGEST_REQUEST_INPUT_TOKENS]?: unknown })[LARGEST_REQUEST_INPUT_TOKENS] : undefined;
   return typeof largest === 'number' && Number.isFinite(largest) && largest >= 0 ? largest : summed;
 }
 

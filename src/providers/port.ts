@@ -29,8 +29,9 @@ export interface JudgmentProvider {
 export type { SystemOneRequest, SystemOneResponse };
 
 /**
- * Optional top-level field of a provider body: input tokens of the largest single upstream request.
+ * Optional symbol-keyed field of a provider body: input tokens of the largest single upstream request.
  * Providers that split one System One request into several (openai: one per question, each repeating the
  * state) set it so the 64 000-token context check applies per request rather than to the summed usage.
+ * A symbol, so an upstream JSON body can never carry it and switch the check off.
  */
-export const LARGEST_REQUEST_INPUT_TOKENS = 'largest_request_input_tokens';
+export const LARGEST_REQUEST_INPUT_TOKENS: unique symbol = Symbol('largestRequestInputTokens');

@@ -551,7 +551,7 @@ describe('provider budget check (spec §2.6): more than 64 000 reported input to
 
   // Known bug (reported, not fixed here): judge() trusts a `largest_request_input_tokens` field read from the
   // provider body — meant for the openai provider — so a System One upstream that sends it lifts the check.
-  test('an upstream body cannot lift the check with its own largest_request_input_tokens field', { todo: 'judge() reads largest_request_input_tokens from any provider body' }, async () => {
+  test('an upstream body cannot lift the check with its own largest_request_input_tokens field', async () => {
     const start = h.fake.count();
     h.fake.script({ status: 200, body: { model: 'jev-test-1', usage: { input_tokens: 70_000, output_tokens: 2 }, largest_request_input_tokens: 0, answers: { injection: PASS.injection, substance: PASS.substance } } });
     const outcome = await h.service().call('jev_screen', { text: 't' });

@@ -159,7 +159,7 @@ test('localCoverage describes an empty, complete evaluation', () => {
 });
 
 import { judge } from '../../src/judgment/judge';
-import type { JudgmentProvider } from '../../src/providers/port';
+import { LARGEST_REQUEST_INPUT_TOKENS, type JudgmentProvider } from '../../src/providers/port';
 
 test('the 64 000-token context check uses the largest single request when the provider reports it', async () => {
   const questions = { q: { type: 'noul' as const, instructions: 'Is it?' } };
@@ -167,7 +167,7 @@ test('the 64 000-token context check uses the largest single request when the pr
     model: 'm',
     usage: { input_tokens: 90_000, output_tokens: 1 },
     answers: { q: { type: 'noul', noul: 0.9 } },
-    ...(largest === undefined ? {} : { largest_request_input_tokens: largest }),
+    ...(largest === undefined ? {} : { [LARGEST_REQUEST_INPUT_TOKENS]: largest }),
   });
   const ctx = { signal: new AbortController().signal, deadline: Date.now() + 10_000 };
   const provider = (b: unknown): JudgmentProvider => ({ id: 'stub', calibrated: true, systemOne: async () => b });
