@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The extension-host test suite, offline: build → bundle test/host with esbuild into out/test/host/ →
+// The extension-host test suite, offline: build (into a private copy of the extension folder) → bundle
+// test/host with esbuild into out/test/host/ →
 // install the VS Code host if needed (scripts/vscode-host/setup.sh, idempotent) → two runs, each in a fresh
 // code-server on a free port with a throwaway state dir and workspace:
 //   1. trusted workspace (code-server --disable-workspace-trust): test/host/suites/*.test.ts
@@ -25,8 +26,16 @@ const only = value('only');
 const t0 = Date.now();
 const say = (msg) => console.log(`[test-host ${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
-// 1. Build the extension (dist/) as the host will load it.
-if (spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit', cwd: root }).status !== 0) process.exit(1);
+// 1. The extension as the host loads it: a private folder whose entries link to the repository's, except
+// dist/, built fresh into it (a build of the shared dist/ running meanwhile cannot swap files under the host).
+const extParent = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-ext-'));
+const extDir = path.join(extParent, 'jev-control-panel');
+fs.mkdirSync(extDir);
+for (const entry of fs.readdirSync(root)) {
+  if (entry !== 'dist' && entry !== '.git') fs.symlinkSync(path.join(root, entry), path.join(extDir, entry));
+}
+process.on('exit', () => fs.rmSync(extParent, { recursive: true, force: true }));
+if (!flag('bundle-only') && spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--outdir', path.join(extDir, 'dist')], { stdio: 'inherit', cwd: root }).status !== 0) process.exit(1);
 
 // 2. Bundle the suites: one CommonJS file per entry; node_modules stay external (mocha, the MCP SDK).
 const outDir = path.join(root, 'out/test/host');
@@ -98,7 +107,7 @@ async function hostRun(label, { trust, tests, workspace }) {
   try {
     result = await runTests({
       server: host.url,
-      extensions: [root, path.join(root, 'test/host/fixtures/chat-model')],
+      extensions: [extDir, path.join(root, 'test/host/fixtures/chat-model')],
       tests: path.join(outDir, tests),
       folder,
       timeoutS: 150,
