@@ -21,18 +21,33 @@ export class RawArgumentsTap {
    * `transport.onmessage` is wrapped so raw messages pass through `observe` first.
    */
   attach(transport: Transport): void {
-    let handler = transport.onmessage;
     const tap = this;
-    const wrapped: NonNullable<Transport['onmessage']> = (message, extra) => {
-      tap.observe(message);
-      handler?.(message, extra);
-    };
+    const wrap = (fn: Transport['onmessage']): Transport['onmessage'] =>
+      fn &&
+      ((message, extra) => {
+        tap.observe(message);
+        fn(message, extra);
+      });
+    const inherited = accessorOf(transport, 'onmessage');
+    if (inherited?.set) {
+      // An accessor (the SDK's Node Streamable HTTP transport forwards onmessage to an inner transport):
+      // keep forwarding through the original setter, with the wrapped handler.
+      const { get, set } = inherited;
+      Object.defineProperty(transport, 'onmessage', {
+        configurable: true,
+        enumerable: true,
+        get: () => get?.call(transport),
+        set: (fn: Transport['onmessage']) => set.call(transport, wrap(fn)),
+      });
+      return;
+    }
+    let handler = wrap(transport.onmessage);
     Object.defineProperty(transport, 'onmessage', {
       configurable: true,
       enumerable: true,
-      get: () => (handler ? wrapped : undefined),
+      get: () => handler,
       set: (fn: Transport['onmessage']) => {
-        handler = fn;
+        handler = wrap(fn);
       },
     });
   }
@@ -53,4 +68,13 @@ export class RawArgumentsTap {
     this.kept.delete(id);
     return args;
   }
+}
+
+/** The accessor descriptor of `key` on `obj` or its prototype chain, if `key` is an accessor. */
+function accessorOf(obj: object, key: string): PropertyDescriptor | undefined {
+  for (let o: object | null = obj; o; o = Object.getPrototypeOf(o)) {
+    const d = Object.getOwnPropertyDescriptor(o, key);
+    if (d) return d.get || d.set ? d : undefined;
+  }
+  return undefined;
 }
