@@ -51,6 +51,9 @@ describe('inline request files', () => {
   before(async () => {
     api = await activateJev();
     await resetSettings(api);
+    // The deterministic mock, whatever an earlier suite allowed (a chat model stays allowed in globalState).
+    await setSetting(api, 'provider', 'mock');
+    assert.equal(api.status().provider, 'mock');
     await api.inline.ready();
     folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
   });
@@ -183,7 +186,8 @@ describe('inline request files', () => {
     const review = (await api.call('jev_step', { task: 'x', observation: 'nothing to do yet', candidates: [] }, 'coder')).record;
     const none = (await vscode.commands.executeCommand('jevPanel.executeDecisionCall', review.id)) as ExecutionOutcome;
     assert.equal(none.executed, false);
-    await resetSettings(api);
+    await setSetting(api, 'mcpServers', undefined);
+    await setSetting(api, 'agents', undefined);
   });
 
   it('flags a bad field of a request file through the contributed JSON schema', async () => {
