@@ -20,13 +20,21 @@ export function stringifyState(state: unknown): string {
  * token (jev-tools-spec §5, "chars/4" estimator).
  */
 export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 0x80) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4 + other);
+  const other = nonAsciiUnits(text);
+  return Math.ceil((text.length - other) / 4 + other);
+}
+
+// Without the `u` flag a regex reads UTF-16 units, so a lone surrogate counts like any other unit.
+const ALL_ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII_RUNS = /[^\x00-\x7f]+/g;
+
+/**
+ * Count of UTF-16 units ≥ 0x80 in `text`. The regex engine scans far faster than a charCodeAt loop: a
+ * single anchored test for the common pure-ASCII case, else the length lost by deleting non-ASCII runs.
+ */
+function nonAsciiUnits(text: string): number {
+  if (ALL_ASCII.test(text)) return 0;
+  return text.length - text.replace(NON_ASCII_RUNS, '').length;
 }
 
 /**
@@ -65,9 +73,32 @@ export interface FittedState {
 
 /** Estimated token sizes of a question map: whole map and longest single question. */
 export function questionEstimates(questions: QuestionMap): { questions: number; longest: number } {
+  // The map's JSON is `{` + `"id":<question JSON>` joined by `,` + `}`, and the estimate only counts
+  // ASCII and other units, so the map total is summed from each question's JSON instead of serializing
+  // the map a second time. A value with toJSON (which may depend on its key) or a map with its own
+  // toJSON falls back to serializing the whole map.
   let longest = 0;
-  for (const q of Object.values(questions)) longest = Math.max(longest, estimateTokens(JSON.stringify(q)));
-  return { questions: estimateTokens(JSON.stringify(questions)), longest };
+  let units = 1; // "{"
+  let other = 0;
+  let entries = 0;
+  let composable = !Array.isArray(questions) && typeof (questions as { toJSON?: unknown }).toJSON !== 'function';
+  for (const [id, q] of Object.entries(questions)) {
+    const json = JSON.stringify(q);
+    const qOther = nonAsciiUnits(json);
+    longest = Math.max(longest, Math.ceil((json.length - qOther) / 4 + qOther));
+    if (!composable) continue;
+    if (typeof (q as { toJSON?: unknown } | null)?.toJSON === 'function') {
+      composable = false;
+      continue;
+    }
+    const key = JSON.stringify(id);
+    units += key.length + 1 + json.length + (entries > 0 ? 1 : 0); // key ":" value, "," between entries
+    other += nonAsciiUnits(key) + qOther;
+    entries++;
+  }
+  units += 1; // "}"
+  const total = composable ? Math.ceil((units - other) / 4 + other) : estimateTokens(JSON.stringify(questions));
+  return { questions: total, longest };
 }
 
 /**

@@ -27,13 +27,28 @@ import type { ChoiceQuestion, NoulQuestion, ScoreQuestion } from '../judgment/ty
 // ---------------------------------------------------------------------------------------------------
 // Text helpers
 
+// Folding is pure and a request's vocabulary is small, so folded forms are cached (bounded). Declared
+// first: the action-word table folds its words at module load.
+const foldCache = new Map<string, string>();
+const FOLD_CACHE_SIZE = 10_000;
+
 /** Lowercase tokens split on non-letters/digits (Unicode), keeping tokens longer than one character. */
 export function tokenize(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 1);
+  return tokensOfLower(text.toLowerCase());
 }
+
+/** {@link tokenize} of text that is already lowercased. */
+function tokensOfLower(lower: string): string[] {
+  // ASCII fast path (the usual case): there the letters and digits are a-z and 0-9, so matching runs of
+  // two or more is the same as splitting on the rest and dropping one-character pieces. Tested on the
+  // lowercased text, since lowercasing can turn a non-ASCII letter into an ASCII one (Kelvin sign → k).
+  if (ASCII_TEXT.test(lower)) return lower.match(ASCII_WORDS) ?? [];
+  return lower.split(NON_WORD).filter((t) => t.length > 1);
+}
+
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_WORDS = /[a-z0-9]{2,}/g;
+const NON_WORD = /[^\p{L}\p{N}]+/u;
 
 /** Set of {@link tokenize} tokens. */
 export function tokenSet(text: string): Set<string> {
@@ -44,7 +59,7 @@ export function tokenSet(text: string): Set<string> {
  * Fraction in [0,1] of the distinct tokens of `b` that occur in `a` (a token set or text).
  * 0 when `b` has no tokens.
  */
-export function overlap(a: Set<string> | string, b: string): number {
+export function overlap(a: ReadonlySet<string> | string, b: string): number {
   const have = typeof a === 'string' ? tokenSet(a) : a;
   const want = tokenSet(b);
   if (want.size === 0) return 0;
@@ -148,11 +163,37 @@ const METADATA_FIELD = 'execution';
  * - `fields`: top-level object fields when the state is, or leniently parses as, a JSON object.
  */
 export interface MockView {
-  phrases: string;
-  all: string;
-  allTokens: Set<string>;
-  outcome: string;
-  fields: Record<string, unknown> | null;
+  readonly phrases: string;
+  readonly all: string;
+  readonly allTokens: ReadonlySet<string>;
+  readonly outcome: string;
+  readonly fields: Readonly<Record<string, unknown>> | null;
+}
+
+/**
+ * Values derived from one view, each computed at most once per request. One request asks up to 41
+ * questions of the same view (jev_step with 32 candidates), and the routing fit, pending sentences and
+ * evidence predicates are the same for all of them. A view is read-only once built (see {@link MockView}),
+ * so the memo never goes stale.
+ */
+interface ViewMemo {
+  clean?: string;
+  failure?: boolean;
+  completion?: boolean;
+  destructive?: boolean;
+  pending?: readonly PendingSentence[];
+  pendingFamilies?: ReadonlySet<string>;
+  fits?: readonly number[] | null;
+}
+const memos = new WeakMap<MockView, ViewMemo>();
+
+function memoOf(view: MockView): ViewMemo {
+  let memo = memos.get(view);
+  if (!memo) {
+    memo = {};
+    memos.set(view, memo);
+  }
+  return memo;
 }
 
 /** Builds the view of a state: an object, an array, or a string (possibly truncated JSON). */
@@ -410,19 +451,28 @@ class LenientParser {
 
 const clean = (text: string) => text.replace(NEGATED_FAILURE, ' ').replace(NEGATED_DONE, ' ');
 
+/** The view's outcome text with negated outcomes removed (memoized). */
+function cleanOutcome(view: MockView): string {
+  const memo = memoOf(view);
+  return (memo.clean ??= clean(view.outcome));
+}
+
 /** Outcome text reports a failure (negated failures removed). */
 export function failureEvidence(view: MockView): boolean {
-  return FAILURE.test(clean(view.outcome));
+  const memo = memoOf(view);
+  return (memo.failure ??= FAILURE.test(cleanOutcome(view)));
 }
 
 /** Outcome text reports completion and no failure. */
 export function completionEvidence(view: MockView): boolean {
-  return DONE.test(clean(view.outcome)) && !failureEvidence(view);
+  const memo = memoOf(view);
+  return (memo.completion ??= DONE.test(cleanOutcome(view)) && !failureEvidence(view));
 }
 
 /** The state (anything but metadata) mentions a destructive or production-facing operation. */
 export function destructiveEvidence(view: MockView): boolean {
-  return DESTRUCTIVE.test(view.all);
+  const memo = memoOf(view);
+  return (memo.destructive ??= DESTRUCTIVE.test(view.all));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -465,19 +515,34 @@ export interface PendingSentence {
  * and on `.`/`?`/`!` followed by whitespace (so "src/parser.ts" stays whole).
  */
 export function pendingSentences(view: MockView): PendingSentence[] {
+  return pendingOf(view).map((s) => ({ tokens: new Set(s.tokens), families: new Set(s.families) }));
+}
+
+/** Memoized {@link pendingSentences} (shared; callers must not mutate it). */
+function pendingOf(view: MockView): readonly PendingSentence[] {
+  const memo = memoOf(view);
+  if (memo.pending) return memo.pending;
   const out: PendingSentence[] = [];
-  for (const sentence of view.outcome.split(/(?<=[.?!])\s+|\n+/)) {
+  for (const sentence of view.outcome.split(SENTENCE_BREAK)) {
     if (!PENDING.test(sentence)) continue;
     const tokens = foldedTokens(sentence);
     const families = familiesOf(tokens);
     if (families.size > 0) out.push({ tokens, families });
   }
-  return out;
+  return (memo.pending = out);
 }
+
+const SENTENCE_BREAK = /(?<=[.?!])\s+|\n+/;
 
 /** Action families named by the outcome's pending sentences. */
 export function pendingFamilies(view: MockView): Set<string> {
-  return new Set(pendingSentences(view).flatMap((s) => [...s.families]));
+  return new Set(pendingFamiliesOf(view));
+}
+
+/** Memoized {@link pendingFamilies} (shared; callers must not mutate it). */
+function pendingFamiliesOf(view: MockView): ReadonlySet<string> {
+  const memo = memoOf(view);
+  return (memo.pendingFamilies ??= new Set(pendingOf(view).flatMap((s) => [...s.families])));
 }
 
 /**
@@ -486,6 +551,16 @@ export function pendingFamilies(view: MockView): Set<string> {
  * doubled final consonant ("runn" → "run"; "ll", "ss", "zz" kept).
  */
 export function foldToken(token: string): string {
+  let folded = foldCache.get(token);
+  if (folded === undefined) {
+    if (foldCache.size >= FOLD_CACHE_SIZE) foldCache.clear();
+    folded = foldUncached(token);
+    foldCache.set(token, folded);
+  }
+  return folded;
+}
+
+function foldUncached(token: string): string {
   let t = token;
   const m = /^(.{3,}?)(?:ing|ed)$/.exec(t) ?? (/(?:ss|us|is)$/.test(t) ? null : /^(.{3,}?)s$/.exec(t));
   if (m) {
@@ -500,7 +575,7 @@ export function foldedTokens(text: string): Set<string> {
   return new Set(tokenize(text).map(foldToken));
 }
 
-function familiesOf(tokens: Set<string>): Set<string> {
+function familiesOf(tokens: Iterable<string>): Set<string> {
   const out = new Set<string>();
   for (const t of tokens) {
     const f = ACTION_WORD.get(t);
@@ -569,19 +644,37 @@ function routeContext(view: MockView): Set<string> {
  * Argument shapes are not read: they say nothing about purpose.
  */
 export function candidateFits(view: MockView): number[] | null {
+  const fits = fitsOf(view);
+  return fits ? [...fits] : null;
+}
+
+/** Memoized {@link candidateFits} (shared; callers must not mutate it). */
+function fitsOf(view: MockView): readonly number[] | null {
+  const memo = memoOf(view);
+  if (memo.fits !== undefined) return memo.fits;
+  return (memo.fits = computeFits(view));
+}
+
+function computeFits(view: MockView): number[] | null {
   const candidates = routeCandidates(view);
   if (!candidates) return null;
   const context = routeContext(view);
-  const pending = pendingSentences(view);
+  const pending = pendingOf(view);
+  // Candidates often share a tool name: its tokens are folded once per request.
+  const names = new Map<string, FoldedText>();
   return candidates.map((c) => {
-    const words = new Set([...foldedTokens(`${c.name} ${c.description}`)].filter((t) => !ROUTE_STOP_WORDS.has(t)));
+    let name = names.get(c.name);
+    if (!name) names.set(c.name, (name = foldedText(c.name)));
+    const desc = foldedText(c.description);
+    const words = new Set<string>();
+    for (const t of joinedFolded(c, name, desc)) if (!ROUTE_STOP_WORDS.has(t)) words.add(t);
     let hit = 0;
     for (const w of words) if (context.has(w)) hit++;
     const share = words.size ? hit / words.size : 0;
-    const families = candidateFamilies(c);
-    const objects = [...words].filter((w) => !ACTION_WORD.has(w) && !GENERIC_OBJECTS.has(w));
+    const families = candidateFamilies(name, desc);
+    const objects = pending.length ? [...words].filter((w) => !ACTION_WORD.has(w) && !GENERIC_OBJECTS.has(w)) : [];
     const matchesPending = pending.some((s) => [...s.families].some((f) => families.has(f)) && objects.some((w) => s.tokens.has(w)));
-    const effect = DESTRUCTIVE.test(c.description.toLowerCase()) ? 'destructive' : c.effect;
+    const effect = DESTRUCTIVE.test(desc.lower) ? 'destructive' : c.effect;
     const adjust = Object.hasOwn(EFFECT_FIT, effect) ? EFFECT_FIT[effect]! : EFFECT_FIT.unknown!;
     const fit = (matchesPending ? PENDING_FIT + 0.1 * share : 0.1 + 0.5 * share) + adjust;
     return Math.min(MAX_FIT, Math.max(MIN_FIT, fit));
@@ -592,11 +685,33 @@ export function candidateFits(view: MockView): number[] | null {
  * What a candidate does: the action families of its tool name plus that of the first action word of its
  * description ("Read the parser … before changing it" reads; it does not edit).
  */
-function candidateFamilies(c: RouteCandidate): Set<string> {
-  const out = familiesOf(foldedTokens(c.name));
-  const first = tokenize(c.description).map(foldToken).find((t) => ACTION_WORD.has(t));
+function candidateFamilies(name: FoldedText, description: FoldedText): Set<string> {
+  const out = familiesOf(name.folded);
+  const first = description.folded.find((t) => ACTION_WORD.has(t));
   if (first) out.add(ACTION_WORD.get(first)!);
   return out;
+}
+
+/** A text lowercased once, with its {@link tokenize} tokens folded in order (duplicates kept). */
+interface FoldedText {
+  lower: string;
+  folded: string[];
+}
+
+function foldedText(text: string): FoldedText {
+  const lower = text.toLowerCase();
+  return { lower, folded: tokensOfLower(lower).map(foldToken) };
+}
+
+/**
+ * Folded tokens of `${name} ${description}` in order. When both lowercased parts are ASCII, lowercasing
+ * was per character (no final sigma, which lowercases to non-ASCII), and the joining space separates
+ * tokens, so the tokens are those of the name followed by those of the description; otherwise the joined
+ * text is tokenized.
+ */
+function joinedFolded(c: RouteCandidate, name: FoldedText, description: FoldedText): string[] {
+  if (ASCII_TEXT.test(name.lower) && ASCII_TEXT.test(description.lower)) return name.folded.concat(description.folded);
+  return tokenize(`${c.name} ${c.description}`).map(foldToken);
 }
 
 /**
@@ -668,7 +783,7 @@ const NOUL_RULES: NoulRule[] = [
     re: /\bmore\b[^.?!]*\bcontext\b|missing context/,
     // Something still to be read or searched is context the agent lacks (and can fetch itself).
     value: (v) => {
-      const pending = pendingFamilies(v);
+      const pending = pendingFamiliesOf(v);
       if (pending.has('read') || pending.has('search')) return 0.86;
       return ASK.test(v.outcome) ? 0.81 : 0.18;
     },
@@ -711,9 +826,13 @@ const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ?
  */
 export function noulValue(id: string, question: NoulQuestion, view: MockView): number {
   if (Object.hasOwn(NOUL_BY_ID, id)) return NOUL_BY_ID[id]!;
+  // A `suitable_<i>` id names the candidate without the (long) instruction text being read.
+  const byId = suitabilityIndex(id, '');
+  const fitsById = byId === null ? null : fitsOf(view);
+  if (fitsById && byId !== null) return clampNoul(fitsById[byId] ?? MIN_FIT);
   const text = questionText(question.instructions).toLowerCase();
-  const index = suitabilityIndex(id, text);
-  const fits = index === null ? null : candidateFits(view);
+  const index = byId ?? suitabilityIndex(id, text);
+  const fits = index === null ? null : fitsOf(view);
   if (fits && index !== null) return clampNoul(fits[index] ?? MIN_FIT);
   // Pack wording sits at the start; a bounded prefix keeps the sentence-spanning patterns linear.
   const head = text.slice(0, MAX_RULE_TEXT);
@@ -742,7 +861,7 @@ const PENDING_FOCUS: Record<string, string> = { read: 'read', search: 'search', 
 export function choiceScores(id: string, question: ChoiceQuestion, view: MockView): number[] {
   const labels = Object.keys(question.criteria);
   if (isRouteSelection(labels)) {
-    const fits = candidateFits(view);
+    const fits = fitsOf(view);
     if (fits) return routeSelectionScores(labels, fits);
   }
   const instructions = questionText(question.instructions);
@@ -751,8 +870,8 @@ export function choiceScores(id: string, question: ChoiceQuestion, view: MockVie
   const query = stringField(view, 'query');
   const rankIds = query.trim() !== '' ? candidateIds(view) : null;
   const failed = failureEvidence(view);
-  const completed = completionEvidence(view) || (!failed && STOP_EXTRA.test(clean(view.outcome)));
-  const pending = pendingFamilies(view);
+  const completed = completionEvidence(view) || (!failed && STOP_EXTRA.test(cleanOutcome(view)));
+  const pending = pendingFamiliesOf(view);
   const focus = new Set([...pending].map((f) => PENDING_FOCUS[f]));
 
   return Object.entries(question.criteria).map(([label, description]) => {
@@ -845,12 +964,12 @@ export function scoreLevels(id: string, question: ScoreQuestion, view: MockView)
   if (/risk|blast/.test(idText) || /\brisk|\bblast|destructive/.test(lead)) {
     if (destructiveEvidence(view)) return peak(n - 1);
     if (LOCAL_EDIT.test(view.all)) return peak(Math.min(1, n - 1));
-    const pending = pendingFamilies(view);
+    const pending = pendingFamiliesOf(view);
     const inspecting = pending.size > 0 && [...pending].every((f) => f === 'read' || f === 'search');
     return peak(0, inspecting ? 4 : 3);
   }
   if (/correct/.test(idText) || /\bcorrect/.test(lead)) {
-    const outcome = clean(view.outcome);
+    const outcome = cleanOutcome(view);
     if (BAD_CORRECTNESS.test(outcome)) return peak(0);
     if (GOOD_CORRECTNESS.test(outcome)) return peak(n - 1);
   }

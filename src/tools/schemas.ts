@@ -33,21 +33,32 @@ export function describeZodError(error: z.ZodError): string {
  * Checked on the raw arguments before zod (which could drop such a key silently).
  */
 export function findProtoKey(value: unknown, path: (string | number)[] = []): (string | number)[] | undefined {
+  const trail = [...path];
+  return protoKeyIn(value, trail) ? trail : undefined;
+}
+
+/** Depth-first search for findProtoKey; `trail` is extended in place and holds the hit's path on true. */
+function protoKeyIn(value: unknown, trail: (string | number)[]): boolean {
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const hit = findProtoKey(value[i], [...path, i]);
-      if (hit) return hit;
+      trail.push(i);
+      if (protoKeyIn(value[i], trail)) return true;
+      trail.pop();
     }
-    return undefined;
+    return false;
   }
   if (typeof value === 'object' && value !== null) {
-    if (Object.hasOwn(value, '__proto__')) return [...path, '__proto__'];
+    if (Object.hasOwn(value, '__proto__')) {
+      trail.push('__proto__');
+      return true;
+    }
     for (const key of Object.keys(value)) {
-      const hit = findProtoKey((value as Record<string, unknown>)[key], [...path, key]);
-      if (hit) return hit;
+      trail.push(key);
+      if (protoKeyIn((value as Record<string, unknown>)[key], trail)) return true;
+      trail.pop();
     }
   }
-  return undefined;
+  return false;
 }
 
 /**
