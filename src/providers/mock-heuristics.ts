@@ -61,11 +61,29 @@ export function tokenSet(text: string): Set<string> {
  */
 export function overlap(a: ReadonlySet<string> | string, b: string): number {
   const have = typeof a === 'string' ? tokenSet(a) : a;
-  const want = tokenSet(b);
+  const want = wantedTokens(b);
   if (want.size === 0) return 0;
   let hit = 0;
   for (const t of want) if (have.has(t)) hit++;
   return hit / want.size;
+}
+
+// The wanted side of an overlap is mostly pack text (instructions, option and level descriptions) or a
+// query that every option of a request is compared with, so its token sets are cached (bounded; long
+// texts are not kept). The cached sets are only read.
+const wantCache = new Map<string, ReadonlySet<string>>();
+const WANT_CACHE_SIZE = 2_000;
+const WANT_CACHE_MAX_CHARS = 4_000;
+
+function wantedTokens(text: string): ReadonlySet<string> {
+  if (text.length > WANT_CACHE_MAX_CHARS) return tokenSet(text);
+  let tokens = wantCache.get(text);
+  if (tokens === undefined) {
+    if (wantCache.size >= WANT_CACHE_SIZE) wantCache.clear();
+    tokens = tokenSet(text);
+    wantCache.set(text, tokens);
+  }
+  return tokens;
 }
 
 /** Softmax with max-shift (numerically stable). Empty input → empty output. */
@@ -199,13 +217,9 @@ function memoOf(view: MockView): ViewMemo {
 /** Builds the view of a state: an object, an array, or a string (possibly truncated JSON). */
 export function buildView(state: unknown): MockView {
   let value: unknown = state;
-  let serialized: string;
   if (typeof state === 'string') {
-    serialized = state;
     const parsed = parseLenientJson(state);
     if (parsed !== undefined) value = parsed;
-  } else {
-    serialized = safeStringify(withoutMetadata(state));
   }
   let all: string;
   let outcome: string;
@@ -228,11 +242,20 @@ export function buildView(state: unknown): MockView {
   } else {
     all = outcome = leafText(value);
   }
-  all = all.toLowerCase();
+  const lowered = all.toLowerCase();
+  // Only the injection rule reads `phrases`, so the state is serialized on first use (the view is
+  // read-only, and the mock reads it within one request).
+  let phrases: string | undefined;
   return {
-    phrases: `${serialized}\n${all}`.toLowerCase(),
-    all,
-    allTokens: tokenSet(all),
+    get phrases() {
+      if (phrases === undefined) {
+        const serialized = typeof state === 'string' ? state : safeStringify(withoutMetadata(state));
+        phrases = `${serialized}\n${lowered}`.toLowerCase();
+      }
+      return phrases;
+    },
+    all: lowered,
+    allTokens: tokenSet(lowered),
     outcome: outcome.toLowerCase(),
     fields,
   };
