@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import type { CoreHost } from './core-host';
-import type { EndpointInfo } from './endpoint';
+import type { EndpointInfo } from '../mcp/http-endpoint';
 
 /** Provider id, as contributed in `contributes.mcpServerDefinitionProviders`. */
 export const MCP_PROVIDER_ID = 'jevPanel.mcpServer';

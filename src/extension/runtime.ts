@@ -28,7 +28,7 @@ import { ALL_TOOLS } from '../tools';
 import { JudgmentService } from '../tools/runner';
 import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createEditorServer, editorTools } from './editor-server';
-import { McpHttpEndpoint, type EndpointInfo } from './endpoint';
+import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
 import { FeedStore } from './feed-store';
 import { toggleGrant } from './grants';
 import { LazyLedger } from './lazy-ledger';

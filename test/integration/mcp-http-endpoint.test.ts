@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { createEditorServer } from '../../src/extension/editor-server';
-import { McpHttpEndpoint, type EndpointInfo } from '../../src/extension/endpoint';
+import { McpHttpEndpoint, type EndpointInfo } from '../../src/mcp/http-endpoint';
 import { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';
 import type { AgentManifest } from '../../src/registry/manifest';
 import { ToolRegistry } from '../../src/registry/registry';
