@@ -1,7 +1,8 @@
 /**
- * The in-host MCP endpoint (DESIGN "The extension"): Streamable HTTP on 127.0.0.1, a random port, a random
- * bearer token per endpoint start, Host and Origin checked against the loopback authority (DNS rebinding),
- * one SDK `StreamableHTTPServerTransport` + one MCP server per session. No `vscode` import.
+ * The MCP server over Streamable HTTP, shared by the extension's in-host endpoint (DESIGN "The extension")
+ * and `jevcp serve --http PORT` (DESIGN "The CLI"): 127.0.0.1 only, a random (or given) port, a bearer token
+ * (random per start unless given), Host and Origin checked against the loopback authority (DNS rebinding),
+ * one SDK `StreamableHTTPServerTransport` + one MCP server per session. Host-independent (no `vscode`).
  *
  * Order of checks per request: path → Host → Origin (403) → token (401) → method → session. A request that
  * fails a check never reaches the MCP server.
@@ -20,6 +21,19 @@ export const ENDPOINT_PATH = '/mcp';
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Sessions kept at once; the least recently used one is closed beyond it. */
 export const MAX_SESSIONS = 32;
+/** Shortest bearer token accepted from a caller, characters (a generated one has 43: 256 bits, base64url). */
+export const MIN_TOKEN_CHARS = 32;
+
+/**
+ * Why `token` cannot be the endpoint's bearer token, or undefined when it can: at least MIN_TOKEN_CHARS
+ * characters of the RFC 6750 token68 alphabet (A–Z a–z 0–9 - . _ ~ + /, then optional trailing =), so a
+ * client can send it verbatim in `Authorization: Bearer <token>`.
+ */
+export function bearerTokenProblem(token: string): string | undefined {
+  if (token.length < MIN_TOKEN_CHARS) return `must be at least ${MIN_TOKEN_CHARS} characters (got ${token.length})`;
+  if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) return 'may contain only A-Z a-z 0-9 - . _ ~ + / (then optional trailing =)';
+  return undefined;
+}
 
 /** Where the endpoint listens. `token` is a secret: never log it. */
 export interface EndpointInfo {
@@ -34,6 +48,10 @@ export interface EndpointOptions {
   createSession: () => { server: Server; connected?: (transport: Transport) => void };
   /** Diagnostics (never given the token or bodies). */
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  /** TCP port on 127.0.0.1; 0 or absent = a random free port (a new one at every start). */
+  port?: number;
+  /** Fixed bearer token (checked by `bearerTokenProblem`; the constructor throws Error if it fails); absent = a new random one at every start. */
+  token?: string;
   maxSessions?: number;
   maxBodyBytes?: number;
 }
@@ -51,7 +69,13 @@ export class McpHttpEndpoint {
   private starting?: Promise<EndpointInfo>;
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly options: EndpointOptions) {}
+  /** @throws Error when `options.token` fails `bearerTokenProblem` or `options.port` is not an integer in 0–65535. */
+  constructor(private readonly options: EndpointOptions) {
+    const problem = options.token === undefined ? undefined : bearerTokenProblem(options.token);
+    if (problem) throw new Error(`McpHttpEndpoint: token ${problem}`);
+    const port = options.port ?? 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`McpHttpEndpoint: port must be an integer in 0–65535, got ${port}`);
+  }
 
   /** The running endpoint, if started. */
   get info(): EndpointInfo | undefined {
@@ -63,7 +87,10 @@ export class McpHttpEndpoint {
     return this.sessions.size;
   }
 
-  /** Starts listening on 127.0.0.1 with a new random port and token (resolves the same info while running). */
+  /**
+   * Starts listening on 127.0.0.1 (resolves the same info while running). Rejects with the listener's
+   * error (e.g. code EADDRINUSE) when the port cannot be bound.
+   */
   start(): Promise<EndpointInfo> {
     if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.listen().finally(() => (this.starting = undefined));
@@ -71,7 +98,7 @@ export class McpHttpEndpoint {
   }
 
   private async listen(): Promise<EndpointInfo> {
-    const token = randomBytes(32).toString('base64url');
+    const token = this.options.token ?? randomBytes(32).toString('base64url');
     const http = createServer((req, res) => {
       this.handle(req, res, token).catch((err: unknown) => {
         this.options.log?.('error', `MCP endpoint request failed: ${(err as Error)?.message ?? String(err)}`);
@@ -81,7 +108,7 @@ export class McpHttpEndpoint {
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
-      http.listen(0, '127.0.0.1', () => {
+      http.listen(this.options.port ?? 0, '127.0.0.1', () => {
         http.off('error', reject);
         resolve();
       });
@@ -93,7 +120,7 @@ export class McpHttpEndpoint {
     return this.current;
   }
 
-  /** Closes all sessions and the listener. The next `start()` gets a new port and token. */
+  /** Closes all sessions (their in-flight calls are aborted) and the listener. A random port or token is new at the next `start()`. */
   async stop(): Promise<void> {
     await this.starting?.catch(() => undefined);
     const http = this.http;
@@ -138,7 +165,7 @@ export class McpHttpEndpoint {
       }
       if (sessionId) return this.forward(sessionId, req, res, body);
       if (!isInitializeRequest(body)) return jsonError(res, 400, -32000, 'Bad Request: no session; send initialize first');
-      return this.openSession(req, res, body, hosts);
+      return this.openSession(req, res, body);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!sessionId) return jsonError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header required');
@@ -155,7 +182,7 @@ export class McpHttpEndpoint {
     await session.transport.handleRequest(req, res, body);
   }
 
-  private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown, hosts: string[]): Promise<void> {
+  private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const max = this.options.maxSessions ?? MAX_SESSIONS;
     while (this.sessions.size >= max) {
       const [oldestId, oldest] = [...this.sessions.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0]!;
@@ -163,62 +190,21 @@ export class McpHttpEndpoint {
       void closeSession(oldest);
     }
     const { server, connected } = this.options.createSession();
+    // Host and Origin were checked in handle(), before any session exists.
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      enableDnsRebindingProtection: true,
-      allowedHosts: hosts,
-      allowedOrigins: hosts.map((h) => `http://${h}`),
       onsessioninitialized: (id) => {
         this.sessions.set(id, { transport, server, lastUsed: Date.now() });
       },
     });
-    const plain = new PlainFieldTransport(transport, () => {
+    // Set before connect: the protocol chains it, so a session closed by DELETE leaves the map too.
+    transport.onclose = () => {
       const id = transport.sessionId;
       if (id && this.sessions.get(id)?.transport === transport) this.sessions.delete(id);
-    });
-    await server.connect(plain);
-    connected?.(plain);
-    await transport.handleRequest(req, res, body);
-  }
-}
-
-/**
- * The SDK's Node Streamable HTTP transport exposes `onmessage`/`onclose`/`onerror` as accessors that forward
- * to an inner transport. Wrappers that redefine `onmessage` on the instance (the factory's raw-arguments tap)
- * would cut that forwarding and no message would ever reach the server. This adapter has plain fields and
- * forwards both ways, so any such wrapper works.
- */
-class PlainFieldTransport implements Transport {
-  onmessage?: Transport['onmessage'];
-  onclose?: Transport['onclose'];
-  onerror?: Transport['onerror'];
-
-  constructor(
-    private readonly inner: StreamableHTTPServerTransport,
-    onClosed: () => void,
-  ) {
-    inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
-    inner.onclose = () => {
-      onClosed();
-      this.onclose?.();
     };
-    inner.onerror = (error) => this.onerror?.(error);
-  }
-
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(...args: Parameters<Transport['send']>): Promise<void> {
-    return this.inner.send(...args);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
+    await server.connect(transport);
+    connected?.(transport);
+    await transport.handleRequest(req, res, body);
   }
 }
 

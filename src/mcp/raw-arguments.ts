@@ -17,8 +17,9 @@ export class RawArgumentsTap {
   private static readonly MAX_KEPT = 256;
 
   /**
-   * Installs the tap on `transport` before a Protocol connects to it: every later assignment to
-   * `transport.onmessage` is wrapped so raw messages pass through `observe` first.
+   * Installs the tap on `transport`: the handler already set (when attached after a Protocol connected)
+   * and every later assignment to `transport.onmessage` are wrapped so raw messages pass through
+   * `observe` first. Taps stack: a tap attached over another one sees every message too.
    */
   attach(transport: Transport): void {
     const tap = this;
@@ -33,12 +34,16 @@ export class RawArgumentsTap {
       // An accessor (the SDK's Node Streamable HTTP transport forwards onmessage to an inner transport):
       // keep forwarding through the original setter, with the wrapped handler.
       const { get, set } = inherited;
+      const current = get?.call(transport) as Transport['onmessage'];
       Object.defineProperty(transport, 'onmessage', {
         configurable: true,
         enumerable: true,
         get: () => get?.call(transport),
         set: (fn: Transport['onmessage']) => set.call(transport, wrap(fn)),
       });
+      // Attached after connect: route the live handler through this tap as well. (A tap underneath wraps
+      // it once more and observes twice; observe is idempotent per request id.)
+      if (current) set.call(transport, wrap(current));
       return;
     }
     let handler = wrap(transport.onmessage);

@@ -1,7 +1,8 @@
 /**
- * The extension's in-host MCP endpoint outside VS Code (it has no `vscode` import): real HTTP on 127.0.0.1,
- * the SDK client, the bearer token, Host/Origin checks, sessions, grants of the `editor` agent, raw
- * arguments, and a real external MCP server (a stdio fixture) exposed under a namespaced name.
+ * The Streamable HTTP endpoint (src/mcp/http-endpoint.ts) serving the extension's editor sessions, outside
+ * VS Code: real HTTP on 127.0.0.1, the SDK client, the bearer token, Host/Origin checks, sessions, grants of
+ * the `editor` agent, raw arguments, a real external MCP server (a stdio fixture) exposed under a namespaced
+ * name, and the fixed port/token options `jevcp serve --http` uses.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { createEditorServer } from '../../src/extension/editor-server';
-import { McpHttpEndpoint, type EndpointInfo } from '../../src/mcp/http-endpoint';
+import { bearerTokenProblem, McpHttpEndpoint, type EndpointInfo } from '../../src/mcp/http-endpoint';
+import { createMcpServer } from '../../src/mcp/server';
 import { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';
 import type { AgentManifest } from '../../src/registry/manifest';
 import { ToolRegistry } from '../../src/registry/registry';
@@ -162,11 +164,56 @@ describe('editor tools', () => {
     }
   });
 
+  test('a session the client ends (DELETE) leaves the endpoint', async () => {
+    const client = await connect();
+    await client.listTools();
+    const open = endpoint.sessionCount;
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    assert.equal(endpoint.sessionCount, open - 1);
+  });
+
   test('stop() closes the sessions; a new start() has a new port or token', async () => {
     const old = info;
     await endpoint.stop();
     assert.equal(endpoint.sessionCount, 0);
     info = await endpoint.start();
     assert.notEqual(info.token, old.token);
+  });
+});
+
+describe('fixed port and token', () => {
+  test('a given token (and port) is used across restarts; the wrong token still gets 401', async () => {
+    const token = 'fixed-token-for-tests_0123456789abcdef';
+    const fixed = new McpHttpEndpoint({ token, createSession: () => ({ server: createMcpServer(service) }) });
+    try {
+      const first = await fixed.start();
+      assert.equal(first.token, token);
+      await fixed.stop();
+      const again = new McpHttpEndpoint({ token, port: first.port, createSession: () => ({ server: createMcpServer(service) }) });
+      const second = await again.start();
+      try {
+        assert.equal(second.port, first.port);
+        const client = new Client({ name: 'fixed', version: '0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(second.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+        assert.equal((await client.listTools()).tools.length, ALL_TOOLS.length);
+        await client.close();
+        const wrong = new Client({ name: 'wrong', version: '0' });
+        await assert.rejects(wrong.connect(new StreamableHTTPClientTransport(new URL(second.url), { requestInit: { headers: { Authorization: `Bearer ${token.slice(1)}x` } } })), /401|Unauthorized/);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await fixed.stop();
+    }
+  });
+
+  test('a short or non-token68 token and a bad port are refused when the endpoint is built', () => {
+    assert.match(bearerTokenProblem('x'.repeat(31)) ?? '', /at least 32 characters \(got 31\)/);
+    assert.equal(bearerTokenProblem('x'.repeat(32)), undefined);
+    assert.match(bearerTokenProblem(`${'x'.repeat(32)} y`) ?? '', /may contain only/);
+    assert.match(bearerTokenProblem(`${'x'.repeat(32)}=a`) ?? '', /may contain only/);
+    const createSession = () => ({ server: createMcpServer(service) });
+    assert.throws(() => new McpHttpEndpoint({ token: 'short', createSession }), /token must be at least 32/);
+    assert.throws(() => new McpHttpEndpoint({ port: 70_000, createSession }), /port must be an integer in 0–65535/);
   });
 });
