@@ -17,7 +17,7 @@ import type { SpendCap } from '../spend-cap';
 import { choiceAnswer, noulAnswer, scoreAnswer } from './answers';
 import { completionBody, readCompletion } from './completion';
 import { labelDistribution } from './distribution';
-import { postJson, type PostScope } from './http';
+import { postJson } from './http';
 import { Limiter } from './limiter';
 import { LABEL_ALPHABET, noulPrompt, optionsPrompt, renderState, type ClosedPrompt, type PromptOption } from './prompt';
 import { tournament } from './tournament';
@@ -129,7 +129,7 @@ export class OpenAiProvider implements JudgmentProvider {
       () => inner.abort(new JevError('TIMEOUT', 'The OpenAI-compatible endpoint did not answer before the call deadline (JEV_TIMEOUT_MS).', { retryable: true })),
       Math.min(Math.max(0, ctx.deadline - Date.now()), 2 ** 31 - 1),
     );
-    const scope: PostScope = { signal: inner.signal, deadline: ctx.deadline };
+    const scope: CallContext = { signal: inner.signal, deadline: ctx.deadline };
     const usage: Usage = { input_tokens: 0, output_tokens: 0 };
     let largestRequest = 0;
     const ask = async (prompt: ClosedPrompt): Promise<number[]> => {
