@@ -45,11 +45,29 @@ describe('commit gate (Gate Staged Changes)', function () {
   let repo: Repository;
   const verdicts: GateVerdict[] = [];
 
+  /**
+   * Writes `message` into the SCM input box and waits until it has stayed there for 300 ms: the box is synced
+   * with the workbench, and a late echo of an earlier value could otherwise replace it under load.
+   */
+  async function setMessage(message: string): Promise<void> {
+    repo.inputBox.value = message;
+    let stableSince = Date.now();
+    const end = Date.now() + 10_000;
+    while (Date.now() - stableSince < 300) {
+      if (Date.now() > end) assert.fail(`the SCM input box did not keep ${JSON.stringify(message)}`);
+      await new Promise((r) => setTimeout(r, 50));
+      if (repo.inputBox.value !== message) {
+        repo.inputBox.value = message;
+        stableSince = Date.now();
+      }
+    }
+  }
+
   /** Stages `file` with `content` and writes `message` into the SCM input box. */
-  function stage(file: string, content: string, message: string): void {
+  async function stage(file: string, content: string, message: string): Promise<void> {
     writeFileSync(join(dir, file), content);
     git(dir, 'add', file);
-    repo.inputBox.value = message;
+    await setMessage(message);
   }
 
   /** Runs the command as the SCM title button does, "clicking" `clicks` in order. */
@@ -105,7 +123,7 @@ describe('commit gate (Gate Staged Changes)', function () {
 
   it('auto: shows the verdict (recorded in the feed) and "Commit" commits the staged change with the message', async () => {
     await setSetting(api, 'gate.evidenceCommand', 'echo "2 passing: add adds, sub subtracts"');
-    stage('math.js', 'export function add(a, b) {\n  return a + b;\n}\nexport const sub = (a, b) => a - b;\n', 'Add sub()\n\n- sub subtracts b from a\n- the math tests pass\n');
+    await stage('math.js', 'export function add(a, b) {\n  return a + b;\n}\nexport const sub = (a, b) => a - b;\n', 'Add sub()\n\n- sub subtracts b from a\n- the math tests pass\n');
     const before = commits(dir);
     const run = await gate('Commit');
     assert.equal(run.status, 'judged');
@@ -131,7 +149,7 @@ describe('commit gate (Gate Staged Changes)', function () {
 
   it('escalate: only "Open Details" is offered, and a "Commit" anyway commits nothing', async () => {
     fake.setAnswerer((req) => approve(req, () => choice('contradicted', 0.95, dist('contradicted', 0.95))));
-    stage('math.js', 'export const sub = (a, b) => b - a;\n', 'Make sub right\n\n- sub subtracts b from a\n');
+    await stage('math.js', 'export const sub = (a, b) => b - a;\n', 'Make sub right\n\n- sub subtracts b from a\n');
     const before = commits(dir);
     const run = await gate('Commit');
     assert.equal(run.verdict!.action, 'escalate');
@@ -163,7 +181,7 @@ describe('commit gate (Gate Staged Changes)', function () {
 
   it('commits nothing when the staged change moved after the gate', async () => {
     fake.setAnswerer((req) => approve(req));
-    stage('notes.md', '# notes\n', 'Add notes\n\n- notes exist\n');
+    await stage('notes.md', '# notes\n', 'Add notes\n\n- notes exist\n');
     const before = commits(dir);
     api.inline.setGateHooks({
       choose: () => {
@@ -180,18 +198,18 @@ describe('commit gate (Gate Staged Changes)', function () {
   });
 
   it('asks for claims when the message has no bullet lines', async () => {
-    repo.inputBox.value = 'Add notes';
+    await setMessage('Add notes');
     api.inline.setGateHooks({ askClaims: () => 'notes exist; notes are short', choose: () => undefined });
     const run = (await vscode.commands.executeCommand('jevPanel.gateStagedChanges', { rootUri: vscode.Uri.file(dir) })) as GateRun;
     const input = api.getRecord(run.verdict!.recordId!)!.input as { claims: string[]; request: string };
     assert.deepEqual(input.claims, ['notes exist', 'notes are short']);
     assert.equal(input.request, 'Add notes');
-    api.inline.setGateHooks({ askClaims: () => undefined });
+    api.inline.setGateHooks({ askClaims: () => undefined, choose: () => undefined });
     assert.equal(((await vscode.commands.executeCommand('jevPanel.gateStagedChanges', { rootUri: vscode.Uri.file(dir) })) as GateRun).status, 'cancelled');
   });
 
   it('fails closed when the judge fails; fail-open offers only "Commit Anyway"', async () => {
-    repo.inputBox.value = 'Add notes\n\n- notes exist\n';
+    await setMessage('Add notes\n\n- notes exist\n');
     fake.script({ status: 400 });
     const closed = await gate('Commit');
     assert.equal(closed.status, 'failed');
@@ -211,7 +229,7 @@ describe('commit gate (Gate Staged Changes)', function () {
   it('judges a diff too large for the budget partly and shows its coverage; never auto', async () => {
     fake.setAnswerer((req) => approve(req));
     const big = Array.from({ length: 40_000 }, (_, i) => `line ${i} of a generated fixture table with some padding text`).join('\n');
-    stage('big.txt', `${big}\n`, 'Add the fixture table\n\n- the table has 40000 lines\n');
+    await stage('big.txt', `${big}\n`, 'Add the fixture table\n\n- the table has 40000 lines\n');
     const before = commits(dir);
     const run = await gate('Commit');
     assert.equal(run.status, 'judged');
