@@ -85,7 +85,7 @@ describe('marks on candidates and claims', () => {
       ],
     );
     assert.match(marks[0]!.text, /^✓ selected · confidence 0\.\d\d ≥ 0\.80 · suitability 0\.\d\d ≥ 0\.80 → execute_tool \(auto\)$/);
-    assert.match(marks[1]!.text, /^○ eligible, not chosen · p 0\.\d\d · suitability 0\.\d\d$/);
+    assert.match(marks[1]!.text, /^○ eligible, not chosen · p (<0\.01|0\.\d\d) · suitability 0\.\d\d$/);
     assert.equal(marks[2]!.text, '✕ blocked: not_authorized');
     assert.ok(marks[2]!.hover.includes(explainReason('not_authorized').text));
     assert.match(marks[0]!.hover, /\*\*Thresholds\*\* auto_accept 0\.80 · review_at 0\.50 · dispatch_at 0\.80/);

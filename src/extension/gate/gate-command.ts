@@ -15,7 +15,7 @@ import type { JevError } from '../../judgment/errors';
 import type { CoreHost } from '../core-host';
 import { splitClaims } from './claims';
 import { buildGateRequest, type GateRequest } from './gate-request';
-import { GATE_SETTING_KEYS, readGateSettings, type GateSettingKey, type GateSettings } from './gate-settings';
+import { readGateSettings, type GateSettingKey, type GateSettings } from './gate-settings';
 import { gitApi, pickRepository } from './git';
 import type { Repository } from './git-api';
 import { gateVerdict, type GateChoice, type GateVerdict } from './verdict';
@@ -196,6 +196,3 @@ export class CommitGate {
     return { status, choices: [], committed: false, note: message };
   }
 }
-
-/** Setting keys the gate reads (for package.json restrictedConfigurations and tests). */
-export const GATE_SETTINGS = GATE_SETTING_KEYS.map((k) => `jevPanel.${k}`);

@@ -14,8 +14,6 @@ import { EXECUTE_KIND_VALUE, INLINE_COMMANDS } from './ids';
 export const EXECUTE_KIND = vscode.CodeActionKind.Empty.append(EXECUTE_KIND_VALUE);
 
 export class InlineCodeActions implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [EXECUTE_KIND] };
-
   constructor(
     private readonly decisions: InlineDecisions,
     private readonly executable: (record: DecisionRecord) => { name: string; candidateId: string } | undefined,

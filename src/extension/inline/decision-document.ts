@@ -6,9 +6,8 @@
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
 import { decisionIdOf, decisionUri } from './decisions';
-import { DECISION_SCHEME } from './ids';
 
-/** Serves decision documents from `lookup` (the runtime's feed, which falls back to the ledger). */
+/** Serves decision documents (scheme `jev-decision`, registered by register.ts) from `lookup` (the runtime's feed, which falls back to the ledger). */
 export class DecisionDocuments implements vscode.TextDocumentContentProvider {
   constructor(private readonly lookup: (id: string) => Promise<DecisionRecord | undefined>) {}
 
@@ -17,11 +16,6 @@ export class DecisionDocuments implements vscode.TextDocumentContentProvider {
     const record = id ? await this.lookup(id) : undefined;
     if (!record) return `${JSON.stringify({ error: `Decision ${id ?? uri.path} is neither in memory nor in the decision ledger.` }, null, 2)}\n`;
     return `${JSON.stringify(record, null, 2)}\n`;
-  }
-
-  /** Registers the provider for the `jev-decision` scheme. */
-  register(): vscode.Disposable {
-    return vscode.workspace.registerTextDocumentContentProvider(DECISION_SCHEME, this);
   }
 }
 

@@ -253,7 +253,9 @@ function candidateMarks(d: DecisionLike): InlineMark[] {
           .join('\n\n'),
       };
     }
-    const numbers = [p !== undefined ? `p ${fmtProb(p)}` : undefined, suit !== undefined ? `suitability ${fmtProb(suit)}` : undefined].filter(Boolean);
+    // The judge's probability of picking this call; a tiny one reads "<0.01" rather than a misleading "0.00".
+    const pick = p === undefined ? undefined : p < 0.005 ? '<0.01' : fmtProb(p);
+    const numbers = [pick !== undefined ? `p ${pick}` : undefined, suit !== undefined ? `suitability ${fmtProb(suit)}` : undefined].filter(Boolean);
     return {
       path,
       tone: 'neutral',
