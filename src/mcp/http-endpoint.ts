@@ -21,6 +21,8 @@ export const ENDPOINT_PATH = '/mcp';
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Sessions kept at once; the least recently used one is closed beyond it. */
 export const MAX_SESSIONS = 32;
+/** Longest wait at `stop()` for responses under way (e.g. a cancelled call's error) before connections are cut, ms. */
+export const STOP_GRACE_MS = 1_000;
 /** Shortest bearer token accepted from a caller, characters (a generated one has 43: 256 bits, base64url). */
 export const MIN_TOKEN_CHARS = 32;
 
@@ -130,14 +132,25 @@ export class McpHttpEndpoint {
     this.sessions.clear();
     await Promise.all(sessions.map((s) => closeSession(s)));
     if (http) {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      // Closed sessions have ended their streams; let what is still being written reach the client, then cut.
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => http.closeAllConnections(), STOP_GRACE_MS);
+        http.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        http.closeIdleConnections();
+      });
       this.options.log?.('info', 'MCP endpoint stopped');
     }
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
     const port = this.current?.port;
+    if (port === undefined) {
+      res.setHeader('Connection', 'close');
+      return jsonError(res, 503, -32000, 'Service unavailable: the endpoint is stopping');
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== ENDPOINT_PATH) return jsonError(res, 404, -32000, 'Not found');
     const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];

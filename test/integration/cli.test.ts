@@ -113,10 +113,10 @@ describe('jevcp basics', () => {
     assert.match(r.stderr, /JEV_AUTO_ACCEPT/);
   });
 
-  it('serve --http is refused clearly (exit 2)', async () => {
-    const r = await jevcp(['serve', '--http', '8080']);
+  it('serve --http with a bad PORT is refused clearly (exit 2; serve-http.test.ts covers serving)', async () => {
+    const r = await jevcp(['serve', '--http', 'eighty']);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /--http is not available/);
+    assert.match(r.stderr, /--http PORT must be an integer from 0 to 65535/);
   });
 
   it('serve answers on stdio and exits 0 when the client closes stdin', async () => {

@@ -5,7 +5,9 @@ import { EXIT, type CliCommand } from '../io';
 export const USAGE = `jevcp ${PACKAGE_VERSION} — typed judgments for coding agents (Jev Control Panel)
 
 Usage:
-  jevcp serve                         MCP server on stdio (13 judgment tools, jev://packs resources)
+  jevcp serve [--http PORT]           MCP server on stdio (13 judgment tools, jev://packs resources), or
+                                      Streamable HTTP on 127.0.0.1:PORT/mcp (0 = random) with a bearer token
+                                      (JEV_HTTP_TOKEN, 32+ characters; else generated, shown once on stderr)
   jevcp call TOOL [--input FILE|-] [--json]
                                       run one tool on a JSON input (file or stdin)
   jevcp step FILE.jev.json [--json]   run a request file ({"tool": …, …input}; tool defaults to jev_step)
@@ -29,7 +31,7 @@ Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invali
 
 Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
 JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),
-JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE.
+JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE, JEV_HTTP_TOKEN (serve --http).
 JEV_GATE_FAIL_OPEN=1: when the judge fails, gate exits 0 with a warning instead of 3 (commits go through
 unjudged; the ledger still records the error). Default: fail-closed.
 With no backend configured the mock judge answers, and every command says so on stderr.
