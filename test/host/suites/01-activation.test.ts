@@ -6,9 +6,10 @@ import * as vscode from 'vscode';
 import { activateJev, extension, resetSettings, waitFor } from '../helpers';
 
 describe('activation', () => {
-  it('is lazy: only a view, a command, the MCP collection or a restored decision panel activate it', () => {
+  it('is lazy: only a view, a command, the MCP collection, a restored decision panel or a workspace with request files activate it', () => {
     const pkg = extension().packageJSON as { activationEvents: string[]; contributes: Record<string, unknown> };
-    assert.deepEqual(pkg.activationEvents, ['onMcpCollection:jevPanel.mcpServer', 'onWebviewPanel:jevPanel.decision']);
+    // Request files get their CodeLens without a command first; activation itself spawns and fetches nothing.
+    assert.deepEqual(pkg.activationEvents, ['onMcpCollection:jevPanel.mcpServer', 'onWebviewPanel:jevPanel.decision', 'workspaceContains:**/*.jev.json']);
     assert.ok(!pkg.activationEvents.some((e) => e === '*' || e === 'onStartupFinished'));
   });
 
