@@ -15,17 +15,10 @@
  * Each request takes the next scripted step; with none queued, the responder picks one. Every request is
  * recorded (path, headers, parsed body, prompt text and the option labels found in it) before it runs.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { startScriptedServer, type RecordedRequest, type ScriptStep, type ScriptedServer } from './scripted-http-server';
 
 /** One request as the server saw it. */
-export interface OpenAiRecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** JSON-parsed body; undefined when empty or not JSON. */
-  body: any;
-  rawBody: string;
+export interface OpenAiRecordedRequest extends RecordedRequest {
   /** Text of the last user message ('' when absent). */
   prompt: string;
   /** Option labels offered by the prompt, in order (lines such as `A) …`, `Y) yes`). */
@@ -41,19 +34,11 @@ export interface FakeUsage {
 }
 
 /**
- * What the server does with one request:
- * - `{status, body?, headers?}`: answer `status` with JSON `body`; a 2xx without body uses the responder,
- *   other statuses a small error body containing the marker `fake-upstream-detail`.
- * - `{delayMs, then}`: wait, then run `then` (ends early when the client goes away).
- * - `{hang: true}`: never answer; `{reset: true}`: destroy the socket.
- * - `{raw, status?, contentType?}`: send `raw` text as-is.
+ * What the server does with one request (see ScriptStep): `{status, body?, headers?}`, `{delayMs, then}`,
+ * `{hang: true}`, `{reset: true}`, `{raw, status?, contentType?}`. A 2xx without body uses the responder;
+ * other statuses without one get an error body containing the marker `fake-upstream-detail`.
  */
-export type OpenAiStep =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { delayMs: number; then: OpenAiStep }
-  | { hang: true }
-  | { reset: true }
-  | { raw: string; status?: number; contentType?: string };
+export type OpenAiStep = ScriptStep;
 
 /** Picks the step of a request when none is scripted. */
 export type Responder = (request: OpenAiRecordedRequest) => OpenAiStep;
@@ -128,34 +113,9 @@ export interface FakeOpenAiOptions {
   delayMs?: number;
 }
 
-export interface FakeOpenAi {
-  /** Base URL without `/v1`, e.g. `http://127.0.0.1:41234`. */
-  url: string;
-  /** All requests so far (live array). */
-  requests: OpenAiRecordedRequest[];
-  count(): number;
-  script(...steps: OpenAiStep[]): void;
+/** The scripted server (see ScriptedServer: url without `/v1`, requests, script, delay, in-flight and socket counts, close) plus the responder. */
+export interface FakeOpenAi extends ScriptedServer<OpenAiRecordedRequest> {
   setResponder(fn: Responder): void;
-  setDelay(ms: number): void;
-  /** Requests received whose response has not finished and whose socket is still open. */
-  inFlight(): number;
-  /** Largest `inFlight()` seen so far. */
-  maxInFlight(): number;
-  /** Requests whose connection closed before their response was sent (client aborts). */
-  abortedRequests(): number;
-  closedSockets(): number;
-  /** Resolves once at least `n` sockets have closed; rejects after `timeoutMs` (default 2 000). */
-  waitForClosedSockets(n?: number, timeoutMs?: number): Promise<void>;
-  close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function promptOf(body: any): string {
@@ -168,144 +128,23 @@ function promptOf(body: any): string {
 
 /** Starts the fake on 127.0.0.1 with a random port. */
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
-  const requests: OpenAiRecordedRequest[] = [];
-  const queue: OpenAiStep[] = [...(options.script ?? [])];
   let responder: Responder = options.responder ?? defaultResponder;
-  let delayMs = options.delayMs ?? 0;
-  const sockets = new Set<Socket>();
-  let closed = 0;
-  let active = 0;
-  let maxActive = 0;
-  let aborted = 0;
-  const closeWaiters = new Set<() => void>();
-
-  function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, contentType = 'application/json') {
-    if (res.destroyed) return;
-    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
-    res.end(text);
-  }
-
-  function run(step: OpenAiStep, record: OpenAiRecordedRequest, req: IncomingMessage, res: ServerResponse): void {
-    if ('delayMs' in step) {
-      const timer = setTimeout(() => run(step.then, record, req, res), step.delayMs);
-      res.once('close', () => clearTimeout(timer));
-      return;
-    }
-    if ('hang' in step) return;
-    if ('reset' in step) {
-      req.socket.destroy();
-      return;
-    }
-    if ('raw' in step) {
-      send(res, step.status ?? 200, step.raw, {}, step.contentType ?? 'text/plain');
-      return;
-    }
-    let body = step.body;
-    if (body === undefined) {
-      if (step.status >= 200 && step.status <= 299) {
-        run(responder(record), record, req, res);
-        return;
-      }
-      body = errorBody(step.status);
-    }
-    send(res, step.status, JSON.stringify(body), step.headers);
-  }
-
-  const server = createServer((req, res) => {
-    active++;
-    maxActive = Math.max(maxActive, active);
-    let done = false;
-    const finish = (wasAborted: boolean) => {
-      if (done) return;
-      done = true;
-      active--;
-      if (wasAborted) aborted++;
-    };
-    res.once('finish', () => finish(false));
-    res.once('close', () => finish(!res.writableFinished));
-    readBody(req).then(
-      (rawBody) => {
-        let body: any;
-        try {
-          body = rawBody ? JSON.parse(rawBody) : undefined;
-        } catch {
-          body = undefined;
-        }
-        const prompt = promptOf(body);
-        const labels = [...prompt.matchAll(/^([A-Z])\) /gm)].map((m) => m[1]!);
-        const record: OpenAiRecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody, prompt, labels, index: requests.length };
-        requests.push(record);
-        const step = queue.shift() ?? ({ status: 200 } as OpenAiStep);
-        const go = () => {
-          try {
-            run(step, record, req, res);
-          } catch (err) {
-            send(res, 500, JSON.stringify({ error: `fake responder threw: ${String(err)}` }));
-          }
-        };
-        if (delayMs > 0) {
-          const timer = setTimeout(go, delayMs);
-          res.once('close', () => clearTimeout(timer));
-        } else go();
-      },
-      () => req.socket.destroy(),
-    );
+  const server = await startScriptedServer<OpenAiRecordedRequest>({
+    name: 'fake OpenAI',
+    record: (base, index) => {
+      const prompt = promptOf(base.body);
+      const labels = [...prompt.matchAll(/^([A-Z])\) /gm)].map((m) => m[1]!);
+      return { ...base, prompt, labels, index };
+    },
+    answer: (record) => responder(record),
+    errorBody,
+    script: options.script,
+    delayMs: options.delayMs,
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => {
-      sockets.delete(socket);
-      closed++;
-      for (const wake of closeWaiters) wake();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
-
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    count: () => requests.length,
-    script: (...steps) => void queue.push(...steps),
+    ...server,
     setResponder: (fn) => {
       responder = fn;
-    },
-    setDelay: (ms) => {
-      delayMs = ms;
-    },
-    inFlight: () => active,
-    maxInFlight: () => maxActive,
-    abortedRequests: () => aborted,
-    closedSockets: () => closed,
-    waitForClosedSockets(n = 1, timeoutMs = 2_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (closed < n) return;
-          cleanup();
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`fake OpenAI: ${closed} socket(s) closed, waited for ${n} during ${timeoutMs} ms`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          closeWaiters.delete(check);
-        };
-        closeWaiters.add(check);
-        check();
-      });
-    },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      });
-      return closing;
     },
   };
 }

@@ -14,37 +14,17 @@
  * Each request takes the next scripted step; with none queued, the answerer builds a 200 body.
  * Every request is recorded (method, path, headers, parsed body) before its step runs.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import type { Answer, ChoiceAnswer, NoulAnswer, Question, QuestionMap, ScoreAnswer } from '../../src/judgment/types';
+import { startScriptedServer, type RecordedRequest, type ScriptStep, type ScriptedServer } from './scripted-http-server';
 
-/** One request as the server saw it. */
-export interface RecordedRequest {
-  method: string;
-  /** Path plus query, e.g. `/v1/systemone`. */
-  path: string;
-  /** Lower-cased header names (node:http). */
-  headers: IncomingHttpHeaders;
-  /** JSON-parsed body; undefined when empty or not JSON (see `rawBody`). */
-  body: any;
-  rawBody: string;
-}
+export type { RecordedRequest };
 
 /**
- * What the server does with one request:
- * - `{status, body?, headers?}`: answer `status`; `body` is JSON-encoded (any value). Without `body`, a 2xx
- *   uses the answerer's body and other statuses get a small realistic error body (see `errorBody`).
- * - `{delayMs, then}`: wait, then run `then` (the wait ends early if the client goes away).
- * - `{hang: true}`: never answer (until the client closes the socket or the server closes).
- * - `{reset: true}`: destroy the socket without answering (connection reset).
- * - `{raw, status?, contentType?}`: send `raw` text as-is (default 200, text/plain) — a non-JSON body.
+ * What the server does with one request (see ScriptStep): `{status, body?, headers?}`, `{delayMs, then}`,
+ * `{hang: true}`, `{reset: true}`, `{raw, status?, contentType?}`. A 2xx without `body` uses the
+ * answerer's body; other statuses without one get a small realistic error body (see `errorBody`).
  */
-export type FakeStep =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { delayMs: number; then: FakeStep }
-  | { hang: true }
-  | { reset: true }
-  | { raw: string; status?: number; contentType?: string };
+export type FakeStep = ScriptStep;
 
 /** Builds the 200 body for a request when no step is queued. */
 export type Answerer = (request: RecordedRequest) => unknown;
@@ -56,23 +36,11 @@ export interface FakeSystemOneOptions {
   script?: FakeStep[];
 }
 
-export interface FakeSystemOne {
-  /** Base URL to hand to the provider, e.g. `http://127.0.0.1:41234` (no trailing slash). */
-  url: string;
-  /** All requests so far, in arrival order (live array). */
-  requests: RecordedRequest[];
-  /** Number of requests received so far. */
-  count(): number;
-  /** Queues steps; each later request consumes one. */
-  script(...steps: FakeStep[]): void;
+/** The scripted server's members the tests use (see ScriptedServer), plus the answerer. */
+export interface FakeSystemOne
+  extends Pick<ScriptedServer<RecordedRequest>, 'url' | 'requests' | 'count' | 'script' | 'closedSockets' | 'waitForClosedSockets' | 'close'> {
   /** Replaces the answerer used when no step is queued. */
   setAnswerer(fn: Answerer): void;
-  /** Number of client sockets that have closed so far (cancellation tests). */
-  closedSockets(): number;
-  /** Resolves once at least `n` sockets have closed; rejects after `timeoutMs` (default 2 000). */
-  waitForClosedSockets(n?: number, timeoutMs?: number): Promise<void>;
-  /** Closes every socket and the server. Idempotent. */
-  close(): Promise<void>;
 }
 
 /** Answer to a noul question: P(true) = `p`. */
@@ -177,121 +145,26 @@ export function errorBody(status: number): unknown {
   return { error: `fake-upstream-detail: HTTP ${status}` };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 /** Starts the fake on 127.0.0.1 with a random port. */
 export async function startFakeSystemOne(options: FakeSystemOneOptions = {}): Promise<FakeSystemOne> {
-  const requests: RecordedRequest[] = [];
-  const queue: FakeStep[] = [...(options.script ?? [])];
   let answerer: Answerer = options.answerer ?? defaultAnswerer;
-  const sockets = new Set<Socket>();
-  let closed = 0;
-  const closeWaiters = new Set<() => void>();
-
-  function send(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, contentType = 'application/json') {
-    if (res.destroyed) return;
-    res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
-    res.end(text);
-  }
-
-  function run(step: FakeStep, record: RecordedRequest, req: IncomingMessage, res: ServerResponse): void {
-    if ('delayMs' in step) {
-      const timer = setTimeout(() => run(step.then, record, req, res), step.delayMs);
-      req.socket.once('close', () => clearTimeout(timer));
-      return;
-    }
-    if ('hang' in step) return;
-    if ('reset' in step) {
-      req.socket.destroy();
-      return;
-    }
-    if ('raw' in step) {
-      send(res, step.status ?? 200, step.raw, {}, step.contentType ?? 'text/plain');
-      return;
-    }
-    let body = step.body;
-    if (body === undefined) body = step.status >= 200 && step.status <= 299 ? answerer(record) : errorBody(step.status);
-    send(res, step.status, JSON.stringify(body), step.headers);
-  }
-
-  const server = createServer((req, res) => {
-    readBody(req).then(
-      (rawBody) => {
-        let body: unknown;
-        try {
-          body = rawBody ? JSON.parse(rawBody) : undefined;
-        } catch {
-          body = undefined;
-        }
-        const record: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, rawBody };
-        requests.push(record);
-        const step = queue.shift() ?? ({ status: 200 } as FakeStep);
-        try {
-          run(step, record, req, res);
-        } catch (err) {
-          // An answerer that throws is a test bug: answer 500 so the test sees it, and keep the message.
-          send(res, 500, JSON.stringify({ error: `fake answerer threw: ${String(err)}` }));
-        }
-      },
-      () => req.socket.destroy(),
-    );
+  const server = await startScriptedServer<RecordedRequest>({
+    name: 'fake System One',
+    record: (base) => base,
+    answer: (record, step) => ({ ...step, body: answerer(record) }),
+    errorBody,
+    script: options.script,
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => {
-      sockets.delete(socket);
-      closed++;
-      for (const wake of closeWaiters) wake();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
-
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    count: () => requests.length,
-    script: (...steps) => void queue.push(...steps),
+    url: server.url,
+    requests: server.requests,
+    count: server.count,
+    script: server.script,
     setAnswerer: (fn) => {
       answerer = fn;
     },
-    closedSockets: () => closed,
-    waitForClosedSockets(n = 1, timeoutMs = 2_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (closed < n) return;
-          cleanup();
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`fake System One: ${closed} socket(s) closed, waited for ${n} during ${timeoutMs} ms`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          closeWaiters.delete(check);
-        };
-        closeWaiters.add(check);
-        check();
-      });
-    },
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      });
-      return closing;
-    },
+    closedSockets: server.closedSockets,
+    waitForClosedSockets: server.waitForClosedSockets,
+    close: server.close,
   };
 }
