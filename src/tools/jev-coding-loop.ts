@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { invalidResponse } from '../judgment/errors';
 import type { Judged, QuestionMap } from '../judgment/types';
-import type { Action } from '../policy/actions';
 import {
   FOCUS_AREAS,
   HANDOFFS,
@@ -17,8 +16,8 @@ import {
 } from '../policy/coding-loop';
 import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
 import { jsonObjectSchema, precheckRawArgs } from './candidates';
-import { choiceOutputSchema, jevAnnotations, readChoice, readNoul, readScore, scoreOutputSchema } from './jev-common';
-import { actionSchema, coverageSchema, describeZodError, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
+import { choiceOutputSchema, type CommonOutputFields, commonOutputShape, jevAnnotations, judgedOutput, readChoice, readNoul, readScore, scoreOutputSchema } from './jev-common';
+import { describeZodError, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -205,11 +204,7 @@ export const partnerModelSchema = z
 
 export const codingLoopOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     handoff: z.enum(HANDOFFS),
     partner_model: partnerModelSchema,
     ...loopSignalsOutputShape,
@@ -218,12 +213,7 @@ export const codingLoopOutputSchema = z
   .strict();
 
 /** A jev_coding_loop result. */
-export interface CodingLoopResult extends LoopSignalFields {
-  model: string;
-  usage: Judged['response']['usage'];
-  truncated: boolean;
-  coverage: Judged['coverage'];
-  action: Action;
+export interface CodingLoopResult extends CommonOutputFields, LoopSignalFields {
   handoff: Handoff;
   partner_model: PartnerModel;
   thresholds: { auto_accept: number; review_at: number; partner_auto_accept: number };
@@ -242,10 +232,7 @@ export function decideCodingLoop(input: CodingLoopInput, judged: Judged, floors:
   const action = loopAction(signals, t, incomplete);
   const routing = partnerRouting({ signals, action, incomplete, execution: executionFacts(input.execution), thresholds: t });
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
-    coverage: judged.coverage,
+    ...judgedOutput(judged),
     action,
     handoff: routing.handoff,
     partner_model: routing.partner_model,

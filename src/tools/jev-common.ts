@@ -1,17 +1,44 @@
 import { z } from 'zod';
 import { invalidResponse } from '../judgment/errors';
-import type { ChoiceAnswer, Judged, NoulAnswer, ScoreAnswer } from '../judgment/types';
+import type { ChoiceAnswer, Coverage, Judged, NoulAnswer, ScoreAnswer, Usage } from '../judgment/types';
+import type { Action } from '../policy/actions';
 import type { ToolAnnotations } from './types';
-import { probability } from './schemas';
+import { actionSchema, coverageSchema, probability, usageSchema } from './schemas';
 
 /**
- * Small pieces shared by the jev routing tools (coding loop, step, tool route, evaluate): typed answer
- * readers for `decide…` functions and the common MCP annotations (jev-tools-spec §3.1).
+ * Small pieces shared by the jev tools: typed answer readers for `decide…` functions, the common MCP
+ * annotations (jev-tools-spec §3.1) and the output fields every jev tool starts with (§8).
  */
 
 /** Annotations of every jev tool: read-only, not destructive, idempotent, open world (jev-tools-spec §3.1). */
 export function jevAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+}
+
+/**
+ * Output fields every jev tool's result starts with, in this order (jev-tools-spec §8, "Common output
+ * fields"): model, usage, truncated, coverage, action. Spread first into a z.object so the key order stays.
+ */
+export const commonOutputShape = {
+  model: z.string(),
+  usage: usageSchema,
+  truncated: z.boolean(),
+  coverage: coverageSchema,
+  action: actionSchema,
+};
+
+/** The common output fields as a type (usage in tokens). */
+export interface CommonOutputFields {
+  model: string;
+  usage: Usage;
+  truncated: boolean;
+  coverage: Coverage;
+  action: Action;
+}
+
+/** model, usage (a copy), truncated and coverage of a judged request, in output order; the tool adds action. */
+export function judgedOutput(judged: Judged): Omit<CommonOutputFields, 'action'> {
+  return { model: judged.response.model, usage: { ...judged.response.usage }, truncated: judged.truncated, coverage: judged.coverage };
 }
 
 // decide… functions may be driven by recorded or scripted answers (ledger replay, what-if), which did not

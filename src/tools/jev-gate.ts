@@ -7,7 +7,8 @@ import { GATE_REASON_CODES, claimJudgment, gateItemAction, gateReasonCodes, summ
 import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
 import { judgmentThresholdsSchema, packReview, reviewProjectionSchema } from './jev-review';
 import { claimAnswer, claimQuestion, claimQuestionId, claimResultSchema, verifySummarySchema, type ClaimResult } from './jev-verify';
-import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
+import { commonOutputShape, judgedOutput } from './jev-common';
+import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -64,11 +65,7 @@ export function gateState(input: GateInput): { request: string; diff: string; te
 
 export const gateOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     reason_codes: z.array(z.enum(GATE_REASON_CODES)).min(1),
     review: reviewProjectionSchema,
     verification: z
@@ -107,10 +104,7 @@ export function decideGate(input: GateInput, judged: Judged, floors: Floors): Ga
   const verificationAction = worstAction(results.map((r) => r.action));
   const action = worstAction([review.action, verificationAction]);
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
-    coverage: judged.coverage,
+    ...judgedOutput(judged),
     action,
     reason_codes: gateReasonCodes({ incomplete, reviewAction: review.action, claims, action, autoAccept: t.auto_accept, reviewAt: t.review_at }),
     review,

@@ -13,7 +13,8 @@ import {
   rankAction,
   type RankCostModel,
 } from '../policy/rank';
-import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
+import { commonOutputShape } from './jev-common';
+import { coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolContext, ToolDefinition } from './types';
 
 /**
@@ -163,11 +164,8 @@ const rankCoverageSchema = coverageSchema.extend({
 
 export const rankOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
+    ...commonOutputShape,
     coverage: rankCoverageSchema,
-    action: actionSchema,
     exists: probability,
     exists_verdict: z.enum(['answered', 'partial', 'absent']),
     winner: z.string(),

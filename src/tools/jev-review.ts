@@ -2,17 +2,8 @@ import { z } from 'zod';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { REVIEW_DIMENSIONS, projectReview } from '../policy/review';
 import { tightenJudgmentThresholds } from '../policy/thresholds';
-import {
-  actionSchema,
-  coverageSchema,
-  jsonSchemaOf,
-  modelField,
-  parseArgs,
-  probability,
-  resolveModel,
-  text,
-  usageSchema,
-} from './schemas';
+import { commonOutputShape, judgedOutput } from './jev-common';
+import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -120,11 +111,7 @@ export const reviewProjectionSchema = z
 
 export const reviewOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     composite: probability,
     safe_to_apply: probability,
     scores: dimensionRecord(scoreEntry),
@@ -148,10 +135,7 @@ export function decideReview(input: ReviewInput, judged: Judged, floors: Floors)
   const incomplete = judged.truncated || !judged.coverage.complete;
   const review = projectReview(judged.response.answers, thresholds, incomplete);
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
-    coverage: judged.coverage,
+    ...judgedOutput(judged),
     action: review.action,
     composite: review.composite,
     safe_to_apply: review.safe_to_apply,

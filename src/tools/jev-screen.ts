@@ -3,7 +3,8 @@ import { invalidInput, invalidResponse } from '../judgment/errors';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { screenAction, screenRecommendation, type ScreenProbabilities } from '../policy/screen';
 import { SCREEN_REVIEW_AT, tightenBlockAt } from '../policy/thresholds';
-import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
+import { commonOutputShape, judgedOutput } from './jev-common';
+import { jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -91,11 +92,7 @@ export function screenState(input: ScreenInput): { text: string; purpose: string
 
 export const screenOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     probabilities: z.object({ injection: probability, substance: probability, relevance: probability.optional() }).strict(),
     recommendation: z.object({ action: z.enum(['pass', 'review', 'block', 'skip']), reason: z.string() }).strict(),
     thresholds: z.object({ block_at: probability, review_at: probability }).strict(),
@@ -125,10 +122,7 @@ export function decideScreen(input: ScreenInput, judged: Judged, floors: Floors)
   const incomplete = judged.truncated || !judged.coverage.complete;
   const recommendation = screenRecommendation(probabilities, thresholds, incomplete);
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
-    coverage: judged.coverage,
+    ...judgedOutput(judged),
     action: screenAction(recommendation.action),
     probabilities,
     recommendation,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Coverage, Judged, QuestionMap, Usage } from '../judgment/types';
-import { worstAction, type Action } from '../policy/actions';
+import type { Judged, QuestionMap } from '../judgment/types';
+import { worstAction } from '../policy/actions';
 import { HANDOFFS, PARTNER_REASONS, loopAction, partnerRouting, MODEL_TIERS } from '../policy/coding-loop';
 import {
   STEP_REASONS,
@@ -31,7 +31,7 @@ import {
   readLoopAnswers,
   type LoopSignalFields,
 } from './jev-coding-loop';
-import { jevAnnotations } from './jev-common';
+import { type CommonOutputFields, commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import {
   blockedSchema,
   callSchema,
@@ -43,7 +43,7 @@ import {
   type PreparedCall,
   type SelectionReport,
 } from './jev-tool-route';
-import { actionSchema, coverageSchema, jsonSchemaOf, parseArgs, resolveModel, usageSchema } from './schemas';
+import { jsonSchemaOf, parseArgs, resolveModel } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -90,11 +90,7 @@ export const stepPartnerModelSchema = z
 
 export const stepOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     handoff: z.enum(['execute_tool', ...HANDOFFS]),
     call: callSchema.nullable(),
     partner_model: stepPartnerModelSchema,
@@ -109,12 +105,7 @@ export const stepOutputSchema = z
   .refine((r) => r.call === null || (r.action === 'auto' && !r.partner_model.required), 'a returned call needs action auto and no partner');
 
 /** A jev_step result. */
-export interface StepResult extends LoopSignalFields {
-  model: string;
-  usage: Usage;
-  truncated: boolean;
-  coverage: Coverage;
-  action: Action;
+export interface StepResult extends CommonOutputFields, LoopSignalFields {
   handoff: StepHandoff;
   call: PreparedCall | null;
   partner_model: { required: boolean; tier: 'none' | 'cheap' | 'standard' | 'reasoning'; reason_codes: StepPartnerReason[] };
@@ -187,9 +178,7 @@ function decideWith(input: StepInput, judged: Judged, floors: Floors, prepared: 
   });
   const chosen = sel && sel.index !== null ? eligible[sel.index]! : null;
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
+    ...judgedOutput(judged),
     coverage: clipped ? { ...judged.coverage, complete: false } : judged.coverage,
     action: worstAction([actionLoop, verdict]),
     handoff: resolved.handoff,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { localCoverage } from '../judgment/budget';
 import { JevError, invalidResponse } from '../judgment/errors';
-import type { Coverage, Judged, QuestionMap, Usage } from '../judgment/types';
-import { requireCompleteContext, type Action } from '../policy/actions';
+import type { Judged, QuestionMap } from '../judgment/types';
+import { requireCompleteContext } from '../policy/actions';
 import {
   ROUTE_REASONS,
   routeAction,
@@ -22,8 +22,8 @@ import {
   type BlockedCandidate,
   type Candidate,
 } from './candidates';
-import { jevAnnotations, readChoice, readNoul } from './jev-common';
-import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
+import { type CommonOutputFields, commonOutputShape, jevAnnotations, judgedOutput, readChoice, readNoul } from './jev-common';
+import { jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -121,11 +121,7 @@ export const routeThresholdsSchema = z.object({ auto_accept: probability, review
 
 export const toolRouteOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     handoff: z.enum(['execute_tool', 'gather_context', 'review']),
     partner_model: z.object({ required: z.literal(false), tier: z.literal('none') }).strict(),
     call: callSchema.nullable(),
@@ -152,12 +148,7 @@ export interface SelectionReport {
 }
 
 /** A jev_tool_route result. */
-export interface ToolRouteResult {
-  model: string;
-  usage: Usage;
-  truncated: boolean;
-  coverage: Coverage;
-  action: Action;
+export interface ToolRouteResult extends CommonOutputFields {
   handoff: 'execute_tool' | 'gather_context' | 'review';
   partner_model: { required: false; tier: 'none' };
   call: PreparedCall | null;
@@ -215,9 +206,7 @@ export function decideToolRoute(input: ToolRouteInput, judged: Judged | null, fl
   const chosen = sel.index === null ? null : eligible[sel.index]!;
   const dispatch = action === 'auto' && chosen !== null;
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
+    ...judgedOutput(judged),
     coverage: clipped ? { ...judged.coverage, complete: false } : judged.coverage,
     action,
     handoff: routeHandoff(dispatch, sel),

@@ -11,7 +11,8 @@ import {
   verifyOverallAction,
 } from '../policy/verify';
 import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
-import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, usageSchema } from './schemas';
+import { commonOutputShape, judgedOutput } from './jev-common';
+import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -95,11 +96,7 @@ export const verifySummarySchema = z
 
 export const verifyOutputSchema = z
   .object({
-    model: z.string(),
-    usage: usageSchema,
-    truncated: z.boolean(),
-    coverage: coverageSchema,
-    action: actionSchema,
+    ...commonOutputShape,
     summary: verifySummarySchema,
     results: z.array(claimResultSchema).min(1),
     thresholds: z.object({ auto_accept: probability, review_at: probability }).strict(),
@@ -133,10 +130,7 @@ export function decideVerify(input: VerifyInput, judged: Judged, floors: Floors)
     return { claim, ...c, action: verifyItemAction(c, autoAccept, cutoff, incomplete) };
   });
   return {
-    model: judged.response.model,
-    usage: { ...judged.response.usage },
-    truncated: judged.truncated,
-    coverage: judged.coverage,
+    ...judgedOutput(judged),
     action: verifyOverallAction(results, incomplete),
     summary: summarizeClaims(results),
     results,
