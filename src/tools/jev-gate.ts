@@ -7,7 +7,7 @@ import { GATE_REASON_CODES, claimJudgment, gateItemAction, gateReasonCodes, summ
 import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
 import { judgmentThresholdsSchema, packReview, reviewProjectionSchema } from './jev-review';
 import { claimAnswer, claimQuestion, claimQuestionId, claimResultSchema, verifySummarySchema, type ClaimResult } from './jev-verify';
-import { commonOutputShape, judgedOutput } from './jev-common';
+import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
@@ -115,16 +115,18 @@ export function decideGate(input: GateInput, judged: Judged, floors: Floors): Ga
 // ---------------------------------------------------------------------------------------------------
 // Tool
 
+const TITLE = 'Jev combined review gate';
+
 export const jevGateTool: ToolDefinition<GateInput, GateResult> = {
   name: 'jev_gate',
-  title: 'Jev combined review gate',
+  title: TITLE,
   description:
     'Review a patch and verify its completion claims in one upstream request. The review reads request, diff and tests; ' +
     'claims are checked against the evidence field only (include the relevant diff or test output there). auto needs ' +
     'complete context, an accepted review and every claim verified at or above auto_accept. Returns review, verification ' +
     '(per-claim results and counts), action and reason_codes. Runs no tests and applies nothing; failures never approve.',
   family: 'jev',
-  annotations: { title: 'Jev combined review gate', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: jevAnnotations(TITLE),
   inputJsonSchema: jsonSchemaOf(gateInputSchema),
   outputJsonSchema: jsonSchemaOf(gateOutputSchema, 'output'),
   outputSchema: gateOutputSchema,

@@ -13,7 +13,7 @@ import {
   rankAction,
   type RankCostModel,
 } from '../policy/rank';
-import { commonOutputShape } from './jev-common';
+import { commonOutputShape, jevAnnotations } from './jev-common';
 import { coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolContext, ToolDefinition } from './types';
 
@@ -357,9 +357,11 @@ export function parseRankInput(args: unknown): RankInput {
   return input;
 }
 
+const TITLE = 'Jev candidate ranker';
+
 export const jevRankTool: ToolDefinition<RankInput, RankResult> = {
   name: 'jev_rank',
-  title: 'Jev candidate ranker',
+  title: TITLE,
   description:
     'Rank candidates you already listed (files, symbols, errors, skills) against a query: one Choice over the candidates ' +
     'plus an "exists" judgment so a forced winner cannot pass as a match (exists_verdict answered | partial | absent). ' +
@@ -368,7 +370,7 @@ export const jevRankTool: ToolDefinition<RankInput, RankResult> = {
     'candidates; results are approximate and final probabilities are relative to the finalists. Your ids are returned ' +
     'unchanged and never sent upstream.',
   family: 'jev',
-  annotations: { title: 'Jev candidate ranker', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: jevAnnotations(TITLE),
   inputJsonSchema: jsonSchemaOf(rankInputSchema),
   outputJsonSchema: jsonSchemaOf(rankOutputSchema, 'output'),
   outputSchema: rankOutputSchema,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { REVIEW_DIMENSIONS, projectReview } from '../policy/review';
 import { tightenJudgmentThresholds } from '../policy/thresholds';
-import { commonOutputShape, judgedOutput } from './jev-common';
+import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
@@ -148,16 +148,18 @@ export function decideReview(input: ReviewInput, judged: Judged, floors: Floors)
 // ---------------------------------------------------------------------------------------------------
 // Tool
 
+const TITLE = 'Jev patch review';
+
 export const jevReviewTool: ToolDefinition<ReviewInput, ReviewResult> = {
   name: 'jev_review',
-  title: 'Jev patch review',
+  title: TITLE,
   description:
     'Judge a proposed diff before declaring a task done: scores correctness, match to the request, test gap and blast radius ' +
     '(0–2 each, combined in code with weights 0.4/0.3/0.15/0.15, the last two inverted) plus whether it is safe to apply ' +
     'without a human. Returns action auto | review | escalate. Does not apply the patch. Optional auto_accept/review_at may ' +
     'only raise the configured floors.',
   family: 'jev',
-  annotations: { title: 'Jev patch review', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: jevAnnotations(TITLE),
   inputJsonSchema: jsonSchemaOf(reviewInputSchema),
   outputJsonSchema: jsonSchemaOf(reviewOutputSchema, 'output'),
   outputSchema: reviewOutputSchema,

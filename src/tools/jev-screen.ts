@@ -3,7 +3,7 @@ import { invalidInput, invalidResponse } from '../judgment/errors';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { screenAction, screenRecommendation, type ScreenProbabilities } from '../policy/screen';
 import { SCREEN_REVIEW_AT, tightenBlockAt } from '../policy/thresholds';
-import { commonOutputShape, judgedOutput } from './jev-common';
+import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
@@ -133,9 +133,11 @@ export function decideScreen(input: ScreenInput, judged: Judged, floors: Floors)
 // ---------------------------------------------------------------------------------------------------
 // Tool
 
+const TITLE = 'Jev content screen';
+
 export const jevScreenTool: ToolDefinition<ScreenInput, ScreenResult> = {
   name: 'jev_screen',
-  title: 'Jev content screen',
+  title: TITLE,
   description:
     'Judge untrusted pasted or fetched text before the agent reads it (skip first-party repository files): probability of ' +
     'prompt injection, of substance, and of relevance to an optional purpose. recommendation is pass | review | skip | ' +
@@ -143,7 +145,7 @@ export const jevScreenTool: ToolDefinition<ScreenInput, ScreenResult> = {
     'If any text was cut to fit, a detected block stays block and everything else becomes review. Screening classifies ' +
     'the supplied content; it cannot guarantee the absence of prompt injection.',
   family: 'jev',
-  annotations: { title: 'Jev content screen', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: jevAnnotations(TITLE),
   inputJsonSchema: jsonSchemaOf(screenInputSchema),
   outputJsonSchema: jsonSchemaOf(screenOutputSchema, 'output'),
   outputSchema: screenOutputSchema,

@@ -11,7 +11,7 @@ import {
   verifyOverallAction,
 } from '../policy/verify';
 import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
-import { commonOutputShape, judgedOutput } from './jev-common';
+import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
@@ -141,16 +141,18 @@ export function decideVerify(input: VerifyInput, judged: Judged, floors: Floors)
 // ---------------------------------------------------------------------------------------------------
 // Tool
 
+const TITLE = 'Jev claim verifier';
+
 export const jevVerifyTool: ToolDefinition<VerifyInput, VerifyResult> = {
   name: 'jev_verify',
-  title: 'Jev claim verifier',
+  title: TITLE,
   description:
     'Check factual claims (at most 1,000) against evidence you already have (PR text, docs, logs, diffs): each claim is ' +
     'verified, contradicted or unsupported, with its probabilities, confidence and a per-claim action; plus summary counts ' +
     'and an overall action. A confident "unsupported" accepts the classification, not the claim; use jev_gate for a ' +
     'completion approval. Optional auto_accept may only raise the configured floor.',
   family: 'jev',
-  annotations: { title: 'Jev claim verifier', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: jevAnnotations(TITLE),
   inputJsonSchema: jsonSchemaOf(verifyInputSchema),
   outputJsonSchema: jsonSchemaOf(verifyOutputSchema, 'output'),
   outputSchema: verifyOutputSchema,
