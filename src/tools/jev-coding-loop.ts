@@ -15,9 +15,20 @@ import {
   type PartnerModel,
 } from '../policy/coding-loop';
 import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
-import { jsonObjectSchema, precheckRawArgs } from './candidates';
-import { choiceOutputSchema, type CommonOutputFields, commonOutputShape, jevAnnotations, judgedOutput, readChoice, readNoul, readScore, scoreOutputSchema } from './jev-common';
-import { describeZodError, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
+import { jsonObjectSchema } from './candidates';
+import {
+  choiceOutputSchema,
+  commonOutputShape,
+  jevAnnotations,
+  judgedOutput,
+  parseLoopArgs,
+  readChoice,
+  readNoul,
+  readScore,
+  scoreOutputSchema,
+  type CommonOutputFields,
+} from './jev-common';
+import { describeZodError, jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -248,10 +259,7 @@ const TITLE = 'Jev coding-loop router';
 
 /** Parses and checks jev_coding_loop arguments before any request. Throws INVALID_INPUT naming the field. */
 export function parseCodingLoop(args: unknown, floors: Floors): CodingLoopInput {
-  precheckRawArgs(args);
-  const input = parseArgs(codingLoopInputSchema, args);
-  tightenJudgmentThresholds(input.auto_accept, input.review_at, floors.auto_accept, floors.review_at);
-  return input;
+  return parseLoopArgs(codingLoopInputSchema, args, floors);
 }
 
 export const jevCodingLoopTool: ToolDefinition<CodingLoopInput, CodingLoopResult> = {

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { invalidResponse } from '../judgment/errors';
 import type { ChoiceAnswer, Coverage, Judged, NoulAnswer, ScoreAnswer, Usage } from '../judgment/types';
 import type { Action } from '../policy/actions';
-import type { ToolAnnotations } from './types';
-import { actionSchema, coverageSchema, probability, usageSchema } from './schemas';
+import { tightenJudgmentThresholds } from '../policy/thresholds';
+import { precheckRawArgs } from './candidates';
+import type { Floors, ToolAnnotations } from './types';
+import { actionSchema, coverageSchema, parseArgs, probability, usageSchema } from './schemas';
 
 /**
  * Small pieces shared by the jev tools: typed answer readers for `decide…` functions, the common MCP
@@ -13,6 +15,24 @@ import { actionSchema, coverageSchema, probability, usageSchema } from './schema
 /** Annotations of every jev tool: read-only, not destructive, idempotent, open world (jev-tools-spec §3.1). */
 export function jevAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+}
+
+/**
+ * Parses the arguments of jev_coding_loop, jev_tool_route and jev_step before any request, in this order:
+ * precheckRawArgs (own `__proto__` keys → INVALID_INPUT, more than 32 candidates → INPUT_TOO_LARGE), the
+ * zod schema (INVALID_INPUT naming the field; `tooLarge` array fields over their limit → INPUT_TOO_LARGE),
+ * then the per-call auto_accept/review_at against `floors` (INVALID_INPUT when they break the rules).
+ */
+export function parseLoopArgs<T extends { auto_accept?: number; review_at?: number }>(
+  schema: z.ZodType<T>,
+  args: unknown,
+  floors: Floors,
+  tooLarge: string[] = [],
+): T {
+  precheckRawArgs(args);
+  const input = parseArgs(schema, args, tooLarge);
+  tightenJudgmentThresholds(input.auto_accept, input.review_at, floors.auto_accept, floors.review_at);
+  return input;
 }
 
 /**

@@ -17,7 +17,6 @@ import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
 import {
   candidateListSchema,
   partitionCandidates,
-  precheckRawArgs,
   projectCandidates,
   type BlockedCandidate,
   type Candidate,
@@ -31,7 +30,7 @@ import {
   readLoopAnswers,
   type LoopSignalFields,
 } from './jev-coding-loop';
-import { type CommonOutputFields, commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
+import { commonOutputShape, jevAnnotations, judgedOutput, parseLoopArgs, type CommonOutputFields } from './jev-common';
 import {
   blockedSchema,
   callSchema,
@@ -43,7 +42,7 @@ import {
   type PreparedCall,
   type SelectionReport,
 } from './jev-tool-route';
-import { jsonSchemaOf, parseArgs, resolveModel } from './schemas';
+import { jsonSchemaOf, resolveModel } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -219,10 +218,7 @@ const TITLE = 'Jev fused step router';
 
 /** Parses jev_step arguments before any request (same rules as jev_coding_loop plus the candidate rules). */
 export function parseStep(args: unknown, floors: Floors): StepInput {
-  precheckRawArgs(args);
-  const input = parseArgs(stepInputSchema, args, ['candidates']);
-  tightenJudgmentThresholds(input.auto_accept, input.review_at, floors.auto_accept, floors.review_at);
-  return input;
+  return parseLoopArgs(stepInputSchema, args, floors, ['candidates']);
 }
 
 export const jevStepTool: ToolDefinition<StepInput, StepResult> = {

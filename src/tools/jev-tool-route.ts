@@ -17,13 +17,12 @@ import {
   candidateListSchema,
   jsonObjectSchema,
   partitionCandidates,
-  precheckRawArgs,
   projectCandidates,
   type BlockedCandidate,
   type Candidate,
 } from './candidates';
-import { type CommonOutputFields, commonOutputShape, jevAnnotations, judgedOutput, readChoice, readNoul } from './jev-common';
-import { jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
+import { commonOutputShape, jevAnnotations, judgedOutput, parseLoopArgs, readChoice, readNoul, type CommonOutputFields } from './jev-common';
+import { jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
 import type { Floors, ToolDefinition } from './types';
 
 /**
@@ -229,10 +228,7 @@ const TITLE = 'Jev prepared tool-call router';
  * path), more than 32 candidates (INPUT_TOO_LARGE), schema and duplicate ids (INVALID_INPUT), thresholds.
  */
 export function parseToolRoute(args: unknown, floors: Floors): ToolRouteInput {
-  precheckRawArgs(args);
-  const input = parseArgs(toolRouteInputSchema, args, ['candidates']);
-  tightenJudgmentThresholds(input.auto_accept, input.review_at, floors.auto_accept, floors.review_at);
-  return input;
+  return parseLoopArgs(toolRouteInputSchema, args, floors, ['candidates']);
 }
 
 export const jevToolRouteTool: ToolDefinition<ToolRouteInput, ToolRouteResult> = {
