@@ -109,16 +109,8 @@ export const reviewProjectionSchema = z
   })
   .strict();
 
-export const reviewOutputSchema = z
-  .object({
-    ...commonOutputShape,
-    composite: probability,
-    safe_to_apply: probability,
-    scores: dimensionRecord(scoreEntry),
-    weights: dimensionRecord(probability),
-    thresholds: judgmentThresholdsSchema,
-  })
-  .strict();
+/** jev_review's output: the common fields, then the review block (its action is the result's action). */
+export const reviewOutputSchema = z.object({ ...commonOutputShape, ...reviewProjectionSchema.shape }).strict();
 
 export type ReviewResult = z.infer<typeof reviewOutputSchema>;
 
@@ -134,15 +126,7 @@ export function decideReview(input: ReviewInput, judged: Judged, floors: Floors)
   const thresholds = tightenJudgmentThresholds(input.auto_accept, input.review_at, floors.auto_accept, floors.review_at);
   const incomplete = judged.truncated || !judged.coverage.complete;
   const review = projectReview(judged.response.answers, thresholds, incomplete);
-  return {
-    ...judgedOutput(judged),
-    action: review.action,
-    composite: review.composite,
-    safe_to_apply: review.safe_to_apply,
-    scores: review.scores,
-    weights: review.weights,
-    thresholds: review.thresholds,
-  };
+  return { ...judgedOutput(judged), ...review };
 }
 
 // ---------------------------------------------------------------------------------------------------
