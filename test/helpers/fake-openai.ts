@@ -43,14 +43,10 @@ export type OpenAiStep = ScriptStep;
 /** Picks the step of a request when none is scripted. */
 export type Responder = (request: OpenAiRecordedRequest) => OpenAiStep;
 
-/**
- * A 200 chat completion whose first token has `top` as top_logprobs (token → natural-log probability,
- * listed in the given order); the generated token is the most likely one.
- */
-export function completion(top: Record<string, number> | Array<[string, number]>, usage: FakeUsage = { prompt_tokens: 50, completion_tokens: 1 }, model = 'fake-model'): OpenAiStep {
-  const entries = Array.isArray(top) ? top : Object.entries(top);
-  const list = entries.map(([token, logprob]) => ({ token, logprob, bytes: [...Buffer.from(token)] }));
-  const best = list.reduce<(typeof list)[number] | undefined>((a, b) => (a === undefined || b.logprob > a.logprob ? b : a), undefined);
+const DEFAULT_USAGE: FakeUsage = { prompt_tokens: 50, completion_tokens: 1 };
+
+/** A 200 chat completion with one choice: generated `content` and its `logprobs` block (or null). */
+function chatCompletion(content: string, logprobs: unknown, usage: FakeUsage, model: string): OpenAiStep {
   return {
     status: 200,
     body: {
@@ -58,32 +54,26 @@ export function completion(top: Record<string, number> | Array<[string, number]>
       object: 'chat.completion',
       created: 0,
       model,
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: best?.token ?? '' },
-          finish_reason: 'length',
-          logprobs: { content: best ? [{ ...best, top_logprobs: list }] : [] },
-        },
-      ],
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'length', logprobs }],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     },
   };
 }
 
+/**
+ * A 200 chat completion whose first token has `top` as top_logprobs (token → natural-log probability,
+ * listed in the given order); the generated token is the most likely one.
+ */
+export function completion(top: Record<string, number> | Array<[string, number]>, usage: FakeUsage = DEFAULT_USAGE, model = 'fake-model'): OpenAiStep {
+  const entries = Array.isArray(top) ? top : Object.entries(top);
+  const list = entries.map(([token, logprob]) => ({ token, logprob, bytes: [...Buffer.from(token)] }));
+  const best = list.reduce<(typeof list)[number] | undefined>((a, b) => (a === undefined || b.logprob > a.logprob ? b : a), undefined);
+  return chatCompletion(best?.token ?? '', { content: best ? [{ ...best, top_logprobs: list }] : [] }, usage, model);
+}
+
 /** A 200 chat completion without logprobs (`logprobs: null`), as servers that ignore the parameter send. */
-export function noLogprobsCompletion(usage: FakeUsage = { prompt_tokens: 50, completion_tokens: 1 }): OpenAiStep {
-  return {
-    status: 200,
-    body: {
-      id: 'chatcmpl-fake',
-      object: 'chat.completion',
-      created: 0,
-      model: 'fake-model',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'A' }, finish_reason: 'length', logprobs: null }],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    },
-  };
+export function noLogprobsCompletion(usage: FakeUsage = DEFAULT_USAGE): OpenAiStep {
+  return chatCompletion('A', null, usage, 'fake-model');
 }
 
 /** Natural log of `p`, for readable scripts: `completion({ A: ln(0.7), B: ln(0.3) })`. */
