@@ -102,12 +102,21 @@ export function questionEstimates(questions: QuestionMap): { questions: number; 
 }
 
 /**
- * Fits `state` into min(64 000 − Q, 32 000 − L) estimated tokens (jev-tools-spec §5).
+ * Estimated tokens left for the state: min(64 000 − Q, 32 000 − L), where Q is the whole question map
+ * and L the longest question, both in estimated tokens (jev-tools-spec §5). Negative when the questions
+ * alone are over budget.
+ */
+export function stateTokenBudget(q: number, longest: number): number {
+  return Math.min(MAX_TOTAL_TOKENS - q, MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS - longest);
+}
+
+/**
+ * Fits `state` into stateTokenBudget estimated tokens (jev-tools-spec §5).
  * Throws JevError INPUT_TOO_LARGE when the questions alone exceed the budget (before any request).
  */
 export function fitState(state: unknown, questions: QuestionMap): FittedState {
   const { questions: q, longest } = questionEstimates(questions);
-  const budget = Math.min(MAX_TOTAL_TOKENS - q, MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS - longest);
+  const budget = stateTokenBudget(q, longest);
   if (budget < 0) {
     throw inputTooLarge(`questions exceed the estimated context budget (${q} tokens in all, ${longest} in the longest question); shorten them.`);
   }

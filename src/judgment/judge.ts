@@ -1,15 +1,46 @@
 import type { CallContext, JudgmentProvider } from '../providers/port';
-import { fitState } from './budget';
-import { JevError, toJevError } from './errors';
+import { LARGEST_REQUEST_INPUT_TOKENS } from '../providers/port';
+import { estimateTokens, fitState, MAX_TOTAL_TOKENS, questionEstimates, stateTokenBudget, stringifyState } from './budget';
+import { inputTooLarge, JevError, toJevError } from './errors';
 import type { Judged, QuestionMap } from './types';
 import { validateResponse } from './validate';
-import { MAX_TOTAL_TOKENS } from './budget';
-import { LARGEST_REQUEST_INPUT_TOKENS } from '../providers/port';
+
+/**
+ * How judge() treats a state over the budget:
+ * - 'cut' (default; the jev tools, jev-tools-spec §5): cut it with the marker and report `truncated` and
+ *   incomplete coverage, which the jev tools turn into "never auto";
+ * - 'refuse' (the judgevet tools, whose results have no truncated/coverage field, judgevet-spec §2.4–2.5):
+ *   INPUT_TOO_LARGE before any request, and INPUT_TOO_LARGE when the provider counts more than 64 000
+ *   input tokens, so a partial judgment can never reach the caller.
+ */
+export interface JudgeOptions {
+  truncate?: 'cut' | 'refuse';
+}
 
 /** Input tokens of the largest upstream request: the provider's per-request figure when it reports one, else usage. */
 function requestInputTokens(body: unknown, summed: number): number {
   const largest = typeof body === 'object' && body !== null ? (body as { [LARGEST_REQUEST_INPUT_TOKENS]?: unknown })[LARGEST_REQUEST_INPUT_TOKENS] : undefined;
   return typeof largest === 'number' && Number.isFinite(largest) && largest >= 0 ? largest : summed;
+}
+
+/** 64000 → "64 000" (the spec's way of writing token counts). */
+const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+
+/**
+ * Throws INPUT_TOO_LARGE, naming `state`, its estimate and the budget, when the whole state does not fit.
+ * Questions over budget are left to fitState, which reports them. Runs before any request.
+ */
+function refuseOversizedState(state: unknown, questions: QuestionMap): void {
+  const { questions: q, longest } = questionEstimates(questions);
+  const budget = stateTokenBudget(q, longest);
+  if (budget < 0) return;
+  const tokens = estimateTokens(stringifyState(state));
+  if (tokens > budget) {
+    throw inputTooLarge(
+      `state is too large to judge whole: about ${grouped(tokens)} estimated tokens (chars/4), over the ` +
+        `${grouped(budget)}-token budget these questions leave for it; shorten the state and ask again.`,
+    );
+  }
 }
 
 /** Throws CANCELLED when the signal aborted, TIMEOUT when the deadline passed. */
@@ -19,9 +50,10 @@ export function checkDeadline(ctx: CallContext): void {
 }
 
 /**
- * One System One request on the judgment path: fit the state to the budget, ask the provider,
- * validate the answers against the questions, and mark coverage incomplete when the provider reports
- * more than 64 000 input tokens (jev-tools-spec §2.6). Throws JevError; never returns unvalidated answers.
+ * One System One request on the judgment path: fit the state to the budget (or refuse it, see
+ * JudgeOptions), ask the provider, validate the answers against the questions, and treat a provider
+ * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse')
+ * (jev-tools-spec §2.6). Throws JevError; never returns unvalidated answers.
  */
 export async function judge(
   provider: JudgmentProvider,
@@ -29,7 +61,10 @@ export async function judge(
   state: unknown,
   questions: QuestionMap,
   model: string,
+  options: JudgeOptions = {},
 ): Promise<Judged> {
+  const refuse = options.truncate === 'refuse';
+  if (refuse) refuseOversizedState(state, questions);
   const fitted = fitState(state, questions);
   checkDeadline(ctx);
   let body: unknown;
@@ -41,7 +76,13 @@ export async function judge(
   }
   const response = validateResponse(questions, body);
   checkDeadline(ctx);
-  if (requestInputTokens(body, response.usage.input_tokens) > MAX_TOTAL_TOKENS) {
+  const counted = requestInputTokens(body, response.usage.input_tokens);
+  if (counted > MAX_TOTAL_TOKENS) {
+    if (refuse) {
+      throw inputTooLarge(
+        `the provider counted ${grouped(counted)} input tokens, over the ${grouped(MAX_TOTAL_TOKENS)}-token request budget; shorten the state and ask again.`,
+      );
+    }
     return { response, truncated: true, coverage: { ...fitted.coverage, complete: false } };
   }
   return { response, truncated: fitted.truncated, coverage: fitted.coverage };

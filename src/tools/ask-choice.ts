@@ -15,6 +15,7 @@ import {
   usageZ,
   type AskArgs,
 } from './judgevet-args';
+import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
 /** Internal question name of ask_choice (judgevet-spec §2.6). */
@@ -82,7 +83,7 @@ export const askChoiceTool: ToolDefinition<AskArgs, AskChoiceResult> = {
   async execute(input, ctx) {
     const criteria = (input.criteria as Record<string, string | null> | undefined) ?? { ...DEFAULT_CHOICE_CRITERIA };
     const question: ChoiceQuestion = { type: 'choice', instructions: input.instruction, criteria };
-    const { response } = await ctx.judge(input.state, { [CHOICE_QUESTION]: question }, ctx.model);
+    const response = await judgeWhole(ctx, input.state, { [CHOICE_QUESTION]: question });
     const answer = answerOf(response, CHOICE_QUESTION, 'choice');
     return {
       choice: answer.choice,

@@ -14,6 +14,7 @@ import {
   usageZ,
   type AskArgs,
 } from './judgevet-args';
+import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
 /** Internal question name of ask_noul (judgevet-spec §2.6). */
@@ -62,7 +63,7 @@ export const askNoulTool: ToolDefinition<AskArgs, AskNoulResult> = {
   parse: (args) => checkAskArgs('noul', args),
   async execute(input, ctx) {
     const question: NoulQuestion = { type: 'noul', instructions: input.instruction };
-    const { response } = await ctx.judge(input.state, { [NOUL_QUESTION]: question }, ctx.model);
+    const response = await judgeWhole(ctx, input.state, { [NOUL_QUESTION]: question });
     const answer = answerOf(response, NOUL_QUESTION, 'noul');
     return { noul: answer.noul, model: response.model, usage: usageOut(response.usage) };
   },

@@ -16,6 +16,7 @@ import {
   usageZ,
   type AskArgs,
 } from './judgevet-args';
+import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
 /** Internal question name of ask_score (judgevet-spec §2.6). */
@@ -90,7 +91,7 @@ export const askScoreTool: ToolDefinition<AskArgs, AskScoreResult> = {
   async execute(input, ctx) {
     const supplied = input.criteria as string[] | undefined;
     const question: ScoreQuestion = { type: 'score', instructions: input.instruction, criteria: supplied ?? [...DEFAULT_SCORE_CRITERIA] };
-    const { response } = await ctx.judge(input.state, { [SCORE_QUESTION]: question }, ctx.model);
+    const response = await judgeWhole(ctx, input.state, { [SCORE_QUESTION]: question });
     const answer = answerOf(response, SCORE_QUESTION, 'score');
     return {
       score: answer.score,

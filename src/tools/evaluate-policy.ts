@@ -27,6 +27,7 @@ import {
   usageZ,
   type PolicyToolArgs,
 } from './judgevet-args';
+import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
 /** Checked evaluate_policy input: arguments plus the policy validated against the questions. */
@@ -234,7 +235,7 @@ export const evaluatePolicyTool: ToolDefinition<EvaluatePolicyInput, EvaluatePol
     properties: {
       state: {
         type: ['string', 'object', 'array'],
-        description: 'What to judge: text, a JSON object or an array. It is sent to the configured judgment provider; send no secrets.',
+        description: 'What to judge: text, a JSON object or an array. It is sent to the configured judgment provider; send no secrets. A state over the request budget (32 000 estimated tokens with the longest question, 64 000 with all questions) is refused, never cut.',
       },
       questions: {
         type: 'object',
@@ -304,7 +305,7 @@ export const evaluatePolicyTool: ToolDefinition<EvaluatePolicyInput, EvaluatePol
   async execute(input, ctx) {
     // instructions/criteria pass through as the caller wrote them (§2.7 step 4); the wire accepts any JSON there.
     const questions = input.questions as unknown as QuestionMap;
-    const { response } = await ctx.judge(input.state, questions, ctx.model);
+    const response = await judgeWhole(ctx, input.state, questions);
     let report;
     try {
       report = evaluatePolicy(input.validated, response.answers);

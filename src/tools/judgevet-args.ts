@@ -271,7 +271,7 @@ export const MODEL_JSON = { type: 'string', description: 'Model that answered, a
 
 export const STATE_JSON_ASK = {
   type: ['string', 'object'],
-  description: 'What to judge: text or a JSON object. It is sent to the configured judgment provider; send no secrets.',
+  description: 'What to judge: text or a JSON object. It is sent to the configured judgment provider; send no secrets. A state over the request budget (32 000 estimated tokens with the longest question, 64 000 with all questions) is refused, never cut.',
 } as const;
 
 export const INSTRUCTION_JSON = {

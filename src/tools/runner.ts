@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { judge } from '../judgment/judge';
+import { judge, type JudgeOptions } from '../judgment/judge';
 import { JevError, toJevError } from '../judgment/errors';
 import type { QuestionMap } from '../judgment/types';
 import type { DecisionRecord, RecordedExchange } from '../ledger/record';
@@ -74,8 +74,8 @@ export class JudgmentService {
       floors,
       model: this.options.model,
       signal: controller.signal,
-      judge: async (state: unknown, questions: QuestionMap, model: string) => {
-        const judged = await judge(provider, callCtx, state, questions, model);
+      judge: async (state: unknown, questions: QuestionMap, model: string, judgeOptions?: JudgeOptions) => {
+        const judged = await judge(provider, callCtx, state, questions, model, judgeOptions);
         exchanges.push({ questions, response: judged.response, coverage: judged.coverage, truncated: judged.truncated });
         return judged;
       },

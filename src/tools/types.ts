@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { JudgeOptions } from '../judgment/judge';
 import type { Judged, QuestionMap } from '../judgment/types';
 
 /**
@@ -33,9 +34,11 @@ export interface ToolContext {
   model: string;
   /**
    * Fits `state` to the budget, asks the provider, validates the answers against `questions`.
+   * `options.truncate`: 'cut' (default) cuts an oversized state and reports it in `truncated`/`coverage`;
+   * 'refuse' fails instead (see JudgeOptions).
    * Throws JevError (INPUT_TOO_LARGE before any request; provider codes after).
    */
-  judge(state: unknown, questions: QuestionMap, model: string): Promise<Judged>;
+  judge(state: unknown, questions: QuestionMap, model: string, options?: JudgeOptions): Promise<Judged>;
   signal: AbortSignal;
 }
 

@@ -9,10 +9,12 @@ import { askChoiceTool } from '../../src/tools/ask-choice';
 import { askNoulTool } from '../../src/tools/ask-noul';
 import { askScoreTool } from '../../src/tools/ask-score';
 import { evaluatePolicyTool } from '../../src/tools/evaluate-policy';
+import { jevScreenTool } from '../../src/tools/jev-screen';
 import { JudgmentService } from '../../src/tools/runner';
 import { DEFAULT_FLOORS, type ToolContext } from '../../src/tools/types';
 
 const TOOLS = [askNoulTool, askChoiceTool, askScoreTool, evaluatePolicyTool];
+type EvaluatePolicyResultLike = { policy: { result: string } };
 const HOST_MODEL = 'host-model';
 
 type Body = unknown | ((req: SystemOneRequest) => unknown);
@@ -360,6 +362,101 @@ describe('evaluate_policy', () => {
     test('a policy definition error is reported before evidence problems', async () => {
       await expectError('evaluate_policy', { state: 's', questions, policy: { rules: [] }, evidence: '{' }, 'rules array must not be empty');
     });
+  });
+});
+
+describe('state size: judgevet tools refuse, never cut (their results carry no coverage)', () => {
+  // ~40 000 estimated tokens of ASCII: over the 32 000-token state budget, under the input size limits.
+  const BIG = 'lorem ipsum dolor sit amet '.repeat(6_000);
+  const policyArgs = (state: unknown) => ({ state, questions: { ok: { type: 'noul' } }, policy: { rules: [{ question: 'ok', pass: { noul: { min: 0.5 } } }] } });
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['ask_noul', { state: BIG, instruction: 'Is it fine?' }],
+    ['ask_choice', { state: { text: BIG }, instruction: 'Pick one' }],
+    ['ask_score', { state: BIG, instruction: 'How good?' }],
+    ['evaluate_policy', policyArgs(BIG)],
+  ];
+
+  test('an oversized state → INPUT_TOO_LARGE naming state, its estimate and the budget; no provider call', async () => {
+    for (const [tool, args] of cases) {
+      const provider = new ScriptedProvider([noulBody(0.99, 'ok')]);
+      const out = await service(provider).call(tool, args);
+      assert.equal(out.ok, false, `${tool} must not answer about a state it could not see whole`);
+      if (out.ok) continue;
+      assert.equal(out.error.code, 'INPUT_TOO_LARGE', out.error.message);
+      assert.match(out.error.message, /^state is too large to judge whole: about [\d ]+ estimated tokens \(chars\/4\), over the [\d ]+-token budget/);
+      const [tokens, budget] = [...out.error.message.matchAll(/(\d[\d ]*\d)(?=[ -](?:estimated|token))/g)].map((m) => Number(m[1]!.replace(/ /g, '')));
+      assert.ok(tokens! > budget! && budget! > 30_000 && budget! <= 32_000, `${tokens} over ${budget}`);
+      assert.match(out.error.message, /shorten the state/);
+      assert.equal(provider.requests.length, 0, `${tool}: refused before any request`);
+      assert.equal(out.record.exchanges.length, 0);
+    }
+  });
+
+  test('a state that fits is sent whole and answered', async () => {
+    const fits = 'lorem ipsum dolor sit amet '.repeat(4_000); // ~27 000 estimated tokens
+    const provider = new ScriptedProvider([noulBody(0.7), noulBody(0.9, 'ok')]);
+    const noul = await service(provider).call('ask_noul', { state: fits, instruction: 'Is it fine?' });
+    assert.ok(noul.ok, noul.ok ? '' : noul.error.message);
+    assert.equal((noul.result as { noul: number }).noul, 0.7);
+    assert.equal(provider.requests[0]!.state, fits, 'the state reaches the provider uncut');
+    const policy = await service(provider).call('evaluate_policy', policyArgs(fits));
+    assert.ok(policy.ok, policy.ok ? '' : policy.error.message);
+    assert.equal((policy.result as EvaluatePolicyResultLike).policy.result, 'pass');
+    assert.equal(provider.requests[1]!.state, fits);
+  });
+
+  test('the provider counting more than 64 000 input tokens is INPUT_TOO_LARGE, never a pass', async () => {
+    const over = { model: 'jev-1.13.0', usage: { input_tokens: 64_001, output_tokens: 2 }, answers: { ok: { type: 'noul', noul: 0.99 } } };
+    const provider = new ScriptedProvider([over, { ...over, usage: { input_tokens: 64_000, output_tokens: 2 } }]);
+    const out = await service(provider).call('evaluate_policy', policyArgs('short state'));
+    assert.equal(out.ok, false);
+    if (!out.ok) {
+      assert.equal(out.error.code, 'INPUT_TOO_LARGE');
+      assert.equal(out.error.message, 'the provider counted 64 001 input tokens, over the 64 000-token request budget; shorten the state and ask again.');
+    }
+    assert.equal(provider.requests.length, 1);
+    const edge = await service(provider).call('evaluate_policy', policyArgs('short state'));
+    assert.ok(edge.ok, 'exactly 64 000 is within budget');
+  });
+
+  test('evaluate_policy never passes on a cut state, even from a context that cuts despite "refuse"', async () => {
+    const input = evaluatePolicyTool.parse(policyArgs('s'), DEFAULT_FLOORS);
+    const asked: unknown[] = [];
+    const ctx: ToolContext = {
+      floors: DEFAULT_FLOORS,
+      model: HOST_MODEL,
+      signal: new AbortController().signal,
+      judge: async (_state, _questions, _model, options) => {
+        asked.push(options);
+        return {
+          response: { model: 'm', usage, answers: { ok: { type: 'noul', noul: 0.99 } } },
+          coverage: { complete: false, original_chars: 900, evaluated_chars: 50, estimated_tokens: { state: 13, questions: 5, longest_question: 5 }, estimator: 'chars/4' },
+          truncated: true,
+        };
+      },
+    };
+    await assert.rejects(evaluatePolicyTool.execute(input, ctx), (err: unknown) => err instanceof JevError && err.code === 'INPUT_TOO_LARGE');
+    assert.deepEqual(asked, [{ truncate: 'refuse' }], 'the tool asks for refusal');
+  });
+
+  test('a jev tool still cuts: truncated, coverage incomplete, never auto', async () => {
+    const provider = new ScriptedProvider([
+      { model: 'jev-1.13.0', usage, answers: { injection: { type: 'noul', noul: 0.01 }, substance: { type: 'noul', noul: 0.99 } } },
+      { model: 'jev-1.13.0', usage, answers: { injection: { type: 'noul', noul: 0.01 }, substance: { type: 'noul', noul: 0.99 } } },
+    ]);
+    const svc = new JudgmentService({ provider, tools: [jevScreenTool], floors: DEFAULT_FLOORS, model: HOST_MODEL });
+    const small = await svc.call('jev_screen', { text: 'A short, harmless paragraph.' });
+    assert.ok(small.ok, small.ok ? '' : small.error.message);
+    assert.equal((small.result as { action: string }).action, 'auto', 'the same answers on a whole state are auto');
+    const cut = await svc.call('jev_screen', { text: BIG });
+    assert.ok(cut.ok, cut.ok ? '' : cut.error.message);
+    const r = cut.result as { action: string; truncated: boolean; coverage: { complete: boolean; evaluated_chars: number; original_chars: number } };
+    assert.equal(r.truncated, true);
+    assert.equal(r.coverage.complete, false);
+    assert.ok(r.coverage.evaluated_chars < r.coverage.original_chars);
+    assert.notEqual(r.action, 'auto');
+    const sent = provider.requests[1]!.state as { text: string } | string;
+    assert.ok(JSON.stringify(sent).includes('[truncated]'), 'the cut state carries the marker');
   });
 });
 
