@@ -49,8 +49,21 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   return command(rest, io);
 }
 
+/**
+ * Makes a reader that goes away harmless (`jevcp ledger show --json | head -c 10`): an EPIPE (or any other
+ * write error) on `stream` destroys it, later writes to it are dropped, and the command runs to its end and
+ * exits with its own exit code — no unhandled 'error' event, no stack trace. Documented in USAGE.
+ */
+export function tolerateClosedOutput(stream: NodeJS.WritableStream): void {
+  stream.on('error', () => {
+    // Nothing more can be shown on this stream; the exit code still tells the outcome.
+  });
+}
+
 /** Process entry: real streams and environment; the exit code is set once the command settles. */
 async function main(): Promise<void> {
+  tolerateClosedOutput(process.stdout);
+  tolerateClosedOutput(process.stderr);
   const io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
   let code: number;
   try {
