@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { isSecretVariable } from '../config/env';
 
 /** Characters of evidence-command output kept (the tail, where test summaries are). */
 export const EVIDENCE_OUTPUT_CHARS = 16_000;
@@ -21,17 +22,28 @@ export interface EvidenceRun {
 }
 
 /**
+ * `env` without secret variables (config/env.ts `isSecretVariable`: Jev's API key variables and
+ * JEV_HTTP_TOKEN, and any name ending in `_API_KEY` or `_TOKEN`). The command's output becomes evidence
+ * that is sent upstream and written to the ledger, so `env` or a verbose test run must not reveal them.
+ */
+export function evidenceEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretVariable(name)));
+}
+
+/**
  * Runs `command` through the platform shell in `cwd` with a time limit (the whole process group is
- * killed on timeout on POSIX). Never throws: failures are part of the evidence.
+ * killed on timeout on POSIX), with `env` stripped of secret variables (`evidenceEnv`). Never throws:
+ * failures are part of the evidence.
  */
 export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEFAULT_EVIDENCE_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<EvidenceRun> {
   const started = Date.now();
+  const childEnv = evidenceEnv(env);
   return new Promise((resolve) => {
     let output = '';
     let total = 0;
     let timedOut = false;
     let settled = false;
-    const child = spawn(command, { cwd, env, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+    const child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
     const take = (chunk: Buffer) => {
       const s = chunk.toString('utf8');
       total += s.length;

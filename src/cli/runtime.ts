@@ -1,4 +1,4 @@
-import { loadConfig, type JevConfig } from '../config/env';
+import { loadConfig, secretValues, type JevConfig } from '../config/env';
 import { JevError, toJevError } from '../judgment/errors';
 import { JsonlLedger } from '../ledger/jsonl';
 import { createProvider, providerLabel } from '../providers/factory';
@@ -37,8 +37,10 @@ export function createRuntime(io: CliIO, options: RuntimeOptions = {}): Runtime 
   const config = loadConfig(io.env);
   const spendCap = new SpendCap(config.spendCap);
   const provider = createProvider(config, spendCap);
-  const ledger = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath) : undefined;
+  const secrets = secretValues(io.env); // the API key (config.apiKey among them) and HTTP token: redacted from inputs and ledger lines
+  const ledger = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath, { secrets }) : undefined;
   const service = new JudgmentService({
+    secrets,
     provider,
     tools: ALL_TOOLS,
     floors: config.floors,

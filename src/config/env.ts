@@ -30,6 +30,23 @@ export interface JevConfig {
 
 type Env = Record<string, string | undefined>;
 
+/** Jev's own secret variables: the API key and its aliases, and the HTTP endpoint's bearer token. */
+export const JEV_SECRET_VARIABLES: readonly string[] = ['JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY', 'JEV_HTTP_TOKEN'];
+
+/**
+ * True when variable `name` holds a secret that must not reach commands Jev runs for evidence: one of
+ * JEV_SECRET_VARIABLES, or any name ending in `_API_KEY` or `_TOKEN` (any case; Windows names ignore case).
+ */
+export function isSecretVariable(name: string): boolean {
+  const upper = name.toUpperCase();
+  return JEV_SECRET_VARIABLES.includes(upper) || upper.endsWith('_API_KEY') || upper.endsWith('_TOKEN');
+}
+
+/** Non-empty (trimmed) values of Jev's secret variables in `env`: what the runner and the ledger redact. */
+export function secretValues(env: Env): string[] {
+  return JEV_SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((v) => v !== '');
+}
+
 /** First non-empty (trimmed) value among the canonical name and its aliases, with the name that supplied it. */
 function pick(env: Env, names: string[]): { name: string; value: string } | undefined {
   for (const name of names) {

@@ -6,14 +6,21 @@ import { JsonlLedger } from '../ledger/jsonl';
 import type { DecisionRecord } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
 
+const NO_SECRETS: readonly string[] = [];
+
 export class LazyLedger implements LedgerSink {
   private ledger?: JsonlLedger;
+  private ledgerSecrets?: readonly string[];
   private failedPath?: string;
 
-  /** `path()` is read at every append; `onError` gets one message per path that cannot be opened or written. */
+  /**
+   * `path()` is read at every append; `onError` gets one message per path that cannot be opened or written;
+   * `secrets()` (the API key) never reach the file — a different list (by identity) reopens the sink with it.
+   */
   constructor(
     private readonly path: () => string,
     private readonly onError: (message: string) => void,
+    private readonly secrets: () => readonly string[] = () => NO_SECRETS,
   ) {}
 
   /** The path records currently go to. */
@@ -23,9 +30,13 @@ export class LazyLedger implements LedgerSink {
 
   async append(record: DecisionRecord): Promise<void> {
     const path = this.path();
-    if (this.ledger && this.ledger.path !== path) this.close();
+    const secrets = this.secrets();
+    if (this.ledger && (this.ledger.path !== path || this.ledgerSecrets !== secrets)) this.close();
     try {
-      this.ledger ??= JsonlLedger.open(path);
+      if (!this.ledger) {
+        this.ledger = JsonlLedger.open(path, { secrets });
+        this.ledgerSecrets = secrets;
+      }
       await this.ledger.append(record);
       this.failedPath = undefined;
     } catch (err) {

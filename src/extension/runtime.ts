@@ -71,6 +71,8 @@ export class JevRuntime implements vscode.Disposable {
   private serversWanted = false;
   private toolsVersion = '';
   private readonly ledger: LazyLedger;
+  /** The API key from SecretStorage, redacted from tool inputs and ledger lines. */
+  private secrets: readonly string[] = [];
   private refreshing: Promise<void> = Promise.resolve();
   private readonly disposables: vscode.Disposable[] = [];
   /** Resolves after the first refresh (settings, key, provider). */
@@ -80,7 +82,7 @@ export class JevRuntime implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
   ) {
-    this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m));
+    this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m), () => this.secrets);
     this.feed = new FeedStore({ ledgerPath: () => this.ledgerPath() });
     const settings = this.readSettings();
     const choice: ProviderChoice = { kind: 'mock', reason: 'starting' };
@@ -162,6 +164,7 @@ export class JevRuntime implements vscode.Disposable {
       model: settings.model,
       timeoutMs: settings.timeoutMs,
       ledger: this.ledger,
+      secrets: this.secrets,
       onRecord: (record) => this.onRecord(record),
     });
   }
@@ -203,6 +206,7 @@ export class JevRuntime implements vscode.Disposable {
     });
     if (settings.spendCap !== this.spendCap.maxAttempts) this.spendCap = new SpendCap(settings.spendCap);
     const provider = this.buildProvider(settings, choice, apiKey, models);
+    this.secrets = apiKey ? [apiKey] : [];
     this.current = { settings, choice, provider, service: this.buildService(settings, provider) };
     this.log.info(`configuration (${reason}): provider ${choice.kind} (${choice.reason})${choice.error ? ` — ${choice.error}` : ''}`);
     for (const problem of settings.problems) this.log.warn(problem);

@@ -1,8 +1,15 @@
 import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { configError } from '../judgment/errors';
+import { redactSecrets, REDACTED, usableSecrets } from '../judgment/redact';
 import type { DecisionRecord } from './record';
 import type { LedgerSink } from './sink';
+
+/** Options of `JsonlLedger.open`. */
+export interface JsonlLedgerOptions {
+  /** Strings never written to the file (each occurrence becomes `[REDACTED]`); under 8 characters ignored. */
+  secrets?: readonly string[];
+}
 
 /**
  * Append-only JSONL decision ledger (DESIGN "ledger"): one compact JSON DecisionRecord per line, each
@@ -16,6 +23,7 @@ export class JsonlLedger implements LedgerSink {
   private constructor(
     readonly path: string,
     fd: number,
+    private readonly secrets: readonly string[],
   ) {
     this.fd = fd;
   }
@@ -24,9 +32,11 @@ export class JsonlLedger implements LedgerSink {
    * Opens (creating if needed) the ledger at `path`. An existing file that is group/world accessible is
    * narrowed to 0600. If the file ends in a torn line (no final newline), a newline is written first so
    * the next record starts on its own line and the torn one stays an unreadable line that readers skip.
+   * `options.secrets` (the configured API key; strings under 8 characters are ignored) are replaced by
+   * `[REDACTED]` in every line before it is written — a last line of defence behind the runner's redaction.
    * Throws JevError CONFIG_ERROR `Cannot open the ledger file …` with the OS error code.
    */
-  static open(path: string): JsonlLedger {
+  static open(path: string, options: JsonlLedgerOptions = {}): JsonlLedger {
     let fd: number;
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -42,7 +52,7 @@ export class JsonlLedger implements LedgerSink {
       closeSync(fd);
       throw configError(`Cannot prepare the ledger file ${JSON.stringify(path)} (${errorCode(err)}).`);
     }
-    return new JsonlLedger(path, fd);
+    return new JsonlLedger(path, fd, usableSecrets(options.secrets));
   }
 
   /**
@@ -52,10 +62,29 @@ export class JsonlLedger implements LedgerSink {
    */
   async append(record: DecisionRecord): Promise<void> {
     if (this.fd === undefined) throw new Error('ledger is closed');
-    const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+    const line = Buffer.from(`${this.serialize(record)}\n`, 'utf8');
     let offset = 0;
     // One write for the whole line; a short write (rare, e.g. disk full) continues where it stopped.
     while (offset < line.length) offset += writeSync(this.fd, line, offset, line.length - offset);
+  }
+
+  /** The record as one JSON line without any secret (as JSON text, i.e. escaped, inside strings). */
+  private serialize(record: DecisionRecord): string {
+    const text = JSON.stringify(record);
+    if (this.secrets.length === 0) return text;
+    let out = text;
+    for (const secret of this.secrets) {
+      const escaped = JSON.stringify(secret).slice(1, -1);
+      if (out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+    }
+    if (out === text) return text;
+    try {
+      JSON.parse(out);
+      return out;
+    } catch {
+      // A secret with unusual characters was cut across JSON escapes: redact the values, then serialize.
+      return JSON.stringify(redactSecrets(record, this.secrets));
+    }
   }
 
   /** Closes the file; later appends reject. Idempotent. */

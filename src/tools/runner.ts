@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { judge, type JudgeOptions } from '../judgment/judge';
 import { JevError, toJevError } from '../judgment/errors';
+import { redactSecrets, redactText, usableSecrets } from '../judgment/redact';
 import type { QuestionMap } from '../judgment/types';
 import type { DecisionRecord, RecordedExchange } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
@@ -19,6 +20,12 @@ export interface JudgmentServiceOptions {
   ledger?: LedgerSink;
   /** Called after every call with its record (the panel's live feed). */
   onRecord?: (record: DecisionRecord) => void;
+  /**
+   * Secrets (the configured API key) replaced by `[REDACTED]` in the arguments — string values and keys,
+   * deep — before parsing, so no upstream request, result or ledger record carries them. Strings shorter
+   * than 8 characters are ignored (judgment/redact.ts).
+   */
+  secrets?: readonly string[];
 }
 
 /** Per-call options. */
@@ -42,9 +49,11 @@ export type CallOutcome =
  */
 export class JudgmentService {
   readonly tools: ReadonlyMap<string, ToolDefinition>;
+  private readonly secrets: string[];
 
   constructor(private readonly options: JudgmentServiceOptions) {
     this.tools = new Map(options.tools.map((t) => [t.name, t]));
+    this.secrets = usableSecrets(options.secrets);
   }
 
   get provider(): JudgmentProvider {
@@ -56,9 +65,11 @@ export class JudgmentService {
   }
 
   /** Calls tool `name` with raw `args`. Throws only for an unknown tool name (JevError INVALID_INPUT). */
-  async call(name: string, args: unknown, opts: CallOptions = {}): Promise<CallOutcome> {
+  async call(name: string, rawArgs: unknown, opts: CallOptions = {}): Promise<CallOutcome> {
     const tool = this.tools.get(name);
     if (!tool) throw new JevError('INVALID_INPUT', `Unknown tool: ${name}`);
+    // Before parse: nothing downstream (pack, provider, result, record) ever sees a secret.
+    const args = redactSecrets(rawArgs, this.secrets);
     const provider = opts.provider ?? this.options.provider;
     const floors = opts.floors ?? this.options.floors;
     const started = Date.now();
@@ -91,7 +102,10 @@ export class JudgmentService {
       }
       outcome = { ok: true, result };
     } catch (err) {
-      outcome = { ok: false, error: controller.signal.aborted ? new JevError('CANCELLED', 'The request was cancelled.') : toJevError(err) };
+      const error = controller.signal.aborted ? new JevError('CANCELLED', 'The request was cancelled.') : toJevError(err);
+      // An upstream error text could echo what it was sent; keep the message free of secrets too.
+      if (this.secrets.length > 0) error.message = redactText(error.message, this.secrets);
+      outcome = { ok: false, error };
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
     }
