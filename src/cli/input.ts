@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { invalidInput } from '../judgment/errors';
+import { invalidInput, JevError } from '../judgment/errors';
 import type { CliIO } from './io';
+import { fsReason } from './report';
 
 /** Largest JSON input read from a file or stdin, bytes (matches the stdio server's message limit). */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -27,13 +28,17 @@ export async function readJsonInput(source: string, io: CliIO): Promise<unknown>
   const label = source === '-' ? 'stdin' : source;
   let text: string;
   if (source === '-') {
-    text = await readStream(io.stdin);
+    try {
+      text = await readStream(io.stdin);
+    } catch (err) {
+      if (err instanceof JevError) throw err;
+      throw invalidInput(`cannot read stdin (${fsReason(err)}).`);
+    }
   } else {
     try {
       text = await readFile(resolve(io.cwd, source), 'utf8');
     } catch (err) {
-      const code = (err as { code?: string }).code ?? 'error';
-      throw invalidInput(`cannot read ${label} (${code}).`);
+      throw invalidInput(`cannot read ${label} (${fsReason(err)}).`);
     }
   }
   try {

@@ -79,3 +79,37 @@ describe('closed output pipes (EPIPE)', () => {
     assert.match(bad.stderr, /^rc=2$/m);
   });
 });
+
+describe('file errors are bad arguments (exit 2), never provider failures', () => {
+  it('ledger show --file: a directory and a missing file name the path and the reason', async () => {
+    const isDir = await jevcp(['ledger', 'show', '--file', dir]);
+    assert.equal(isDir.code, 2, isDir.stderr);
+    assert.equal(isDir.stderr, `jevcp: INVALID_INPUT: ledger: cannot read --file ${dir} (EISDIR: is a directory).\n`);
+    const missing = await jevcp(['ledger', 'show', '--file', join(dir, 'nope.jsonl')]);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /cannot read --file .*nope\.jsonl \(ENOENT: does not exist\)/);
+    assert.equal(missing.stdout, '');
+  });
+
+  it('a JEV_LEDGER file not written yet holds no decisions (exit 0); a JEV_LEDGER directory is a configuration error', async () => {
+    const fresh = await jevcp(['ledger', 'show'], { env: cleanEnv({ JEV_LEDGER: join(dir, 'fresh', 'l.jsonl') }) });
+    assert.equal(fresh.code, 0, fresh.stderr);
+    assert.match(fresh.stdout, /^no decisions recorded yet: .*l\.jsonl does not exist/);
+    const isDir = await jevcp(['ledger', 'show'], { env: cleanEnv({ JEV_LEDGER: dir }) });
+    assert.equal(isDir.code, 2);
+    assert.match(isDir.stderr, /CONFIG_ERROR: ledger: cannot read JEV_LEDGER .* \(EISDIR: is a directory\)/);
+  });
+
+  it('gate --evidence-cmd "" is refused (exit 2) before anything runs', async () => {
+    const r = await jevcp(['gate', '--staged', '--evidence-cmd', ''], { cwd: dir });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /INVALID_INPUT: gate: --evidence-cmd: must not be empty/);
+    assert.doesNotMatch(r.stderr, /API_ERROR/);
+  });
+
+  it('call --input DIR names the path and the reason', async () => {
+    const r = await jevcp(['call', 'jev_screen', '--input', dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot read .* \(EISDIR: is a directory\)/);
+  });
+});

@@ -167,7 +167,7 @@ describe('jevcp step / call', () => {
     writeFileSync(join(dir, 'tool.jev.json'), JSON.stringify({ tool: 'jev_nope', task: 't' }));
     writeFileSync(join(dir, 'invalid.jev.json'), JSON.stringify({ task: 't', observation: 'o', auto_accept: 0.2, review_at: 0.9 }));
     for (const [file, pattern] of [
-      ['missing.jev.json', /cannot read missing\.jev\.json \(ENOENT\)/],
+      ['missing.jev.json', /cannot read missing\.jev\.json \(ENOENT: does not exist\)/],
       ['bad.jev.json', /not valid JSON/],
       ['tool.jev.json', /tool: unknown tool "jev_nope"/],
       ['invalid.jev.json', /INVALID_INPUT: .*review_at/],

@@ -3,7 +3,8 @@ import { parseCommandArgs } from '../args';
 import { readJsonInput } from '../input';
 import type { CliCommand } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
-import { createRuntime, reportError } from '../runtime';
+import { reportError } from '../report';
+import { createRuntime } from '../runtime';
 
 /**
  * `jevcp call TOOL [--input FILE|-] [--json]`: runs one judgment tool on a JSON input (a file, or stdin

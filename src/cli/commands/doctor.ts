@@ -7,7 +7,8 @@ import { createProvider, providerLabel } from '../../providers/factory';
 import { SpendCap } from '../../providers/spend-cap';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { exitCodeForError, mockNotice, reportError } from '../runtime';
+import { reportError } from '../report';
+import { exitCodeForError, mockNotice } from '../runtime';
 import { modelLabel, num } from '../format';
 
 /** The doctor report (`--json` shape). Never holds the API key or a full URL. */

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { capStagedDiff } from '../../hooks/diff-cap';
 import { failOpenApplies, failOpenWarning, readGateFailOpen } from '../../hooks/fail-open';
-import { invalidInput, toJevError } from '../../judgment/errors';
+import { invalidInput } from '../../judgment/errors';
 import { parseCommandArgs } from '../args';
 import { messageText, parseCommitMessage, type CommitMessage } from '../commit-message';
 import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceText, runEvidenceCommand } from '../evidence-command';
@@ -10,7 +10,8 @@ import { formatDecision } from '../format';
 import { repoRoot, stagedDiff, stagedStat } from '../git';
 import { EXIT, type CliCommand } from '../io';
 import { interruptSignal } from '../outcome';
-import { createRuntime, exitCodeForError, reportError } from '../runtime';
+import { cliError, fsReason, reportError } from '../report';
+import { createRuntime, exitCodeForError } from '../runtime';
 
 /** Claim used when there is neither a --claim, a bullet line nor a subject line. */
 export const FALLBACK_CLAIM = 'The staged change is complete and ready to commit.';
@@ -70,6 +71,7 @@ export const gateCommand: CliCommand = async (args, io) => {
       evidenceTimeout = Number(values['evidence-timeout']);
       if (!Number.isSafeInteger(evidenceTimeout) || evidenceTimeout < 1) throw invalidInput('gate: --evidence-timeout must be a positive whole number of milliseconds.');
     }
+    if (values['evidence-cmd'] !== undefined && values['evidence-cmd'].trim() === '') throw invalidInput('gate: --evidence-cmd: must not be empty (give the command whose output is the evidence, e.g. "npm test").');
 
     // Configuration first: a bad setting fails fast, before git or the evidence command run.
     const runtime = createRuntime(io);
@@ -89,7 +91,7 @@ export const gateCommand: CliCommand = async (args, io) => {
         try {
           text = await readFile(file, 'utf8');
         } catch (err) {
-          throw invalidInput(`gate: cannot read --message-file ${values['message-file']} (${(err as { code?: string }).code ?? 'error'}).`);
+          throw invalidInput(`gate: cannot read --message-file ${values['message-file']} (${fsReason(err)}).`);
         }
         message = parseCommitMessage(text);
         // git aborts an empty message only after commit-msg ran, so the hook does see one: refuse it
@@ -146,7 +148,7 @@ export const gateCommand: CliCommand = async (args, io) => {
     }
   } catch (err) {
     const code = reportError(io, err);
-    const error = toJevError(err);
+    const error = cliError(err);
     if (failOpen && code === EXIT.OPERATIONAL && failOpenApplies(error)) {
       io.stderr.write(failOpenWarning(error));
       return EXIT.OK;

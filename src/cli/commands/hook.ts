@@ -5,7 +5,7 @@ import { CHAINED_NAME, hookStatus, installHook, uninstallHook } from '../../hook
 import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
-import { reportError } from '../runtime';
+import { reportError } from '../report';
 
 /** Absolute real path of the running CLI script (dist/cli.js when bundled; follows an npm bin symlink). */
 export function runningCliPath(): string {

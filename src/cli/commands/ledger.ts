@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadConfig } from '../../config/env';
 import { configError, invalidInput, JevError } from '../../judgment/errors';
 import { readLedger, type LedgerContents } from '../../ledger/jsonl';
@@ -10,7 +12,7 @@ import type { Floors } from '../../tools/types';
 import { parseCommandArgs } from '../args';
 import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { reportError } from '../runtime';
+import { errnoCode, fsReason, reportError } from '../report';
 
 /** Default provider of the replay service: refuses, so a replay can never reach a real backend. */
 const NO_UPSTREAM: JudgmentProvider = {
@@ -21,13 +23,35 @@ const NO_UPSTREAM: JudgmentProvider = {
   },
 };
 
-/** Reads the ledger named by --file or JEV_LEDGER; skipped lines are reported on stderr. */
-function load(io: CliIO, file: string | undefined): { path: string; contents: LedgerContents } {
-  const path = file ?? loadConfig(io.env).ledgerPath;
+/**
+ * Reads the ledger named by --file (relative to the working directory) or JEV_LEDGER; skipped lines are
+ * reported on stderr. A --file that does not exist, or any ledger that cannot be read (a directory, no
+ * permission), is INVALID_INPUT naming the path and the reason (exit 2). A JEV_LEDGER file that does not
+ * exist yet holds no decisions (`missing` true): it is created with the first one.
+ */
+function load(io: CliIO, file: string | undefined): { path: string; contents: LedgerContents; missing: boolean } {
+  const configured = file === undefined ? loadConfig(io.env).ledgerPath : undefined;
+  const path = file ?? configured;
   if (!path) throw configError('ledger: set JEV_LEDGER to the ledger file (or pass --file FILE).');
-  const contents = readLedger(path);
+  const where = file !== undefined ? `--file ${path}` : `JEV_LEDGER ${path}`;
+  const refuse = file !== undefined ? invalidInput : configError;
+  const full = resolve(io.cwd, path);
+  let missing = false;
+  try {
+    // readFile would say EISDIR too, but without naming the path; a pipe (`--file <(…)`) is fine.
+    if (statSync(full).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT' || file !== undefined) throw refuse(`ledger: cannot read ${where} (${fsReason(err)}).`);
+    missing = true;
+  }
+  let contents: LedgerContents;
+  try {
+    contents = missing ? { records: [], skipped: [] } : readLedger(full);
+  } catch (err) {
+    throw refuse(`ledger: cannot read ${where} (${fsReason(err)}).`);
+  }
   for (const s of contents.skipped) io.stderr.write(`jevcp: ledger line ${s.line} skipped (${s.reason}).\n`);
-  return { path, contents };
+  return { path, contents, missing };
 }
 
 function count(raw: string | undefined, name: string): number | undefined {
@@ -61,10 +85,12 @@ function showLine(r: DecisionRecord): string {
 async function show(args: string[], io: CliIO): Promise<number> {
   const { values } = parseCommandArgs('ledger show', args, { json: { type: 'boolean' }, last: { type: 'string', short: 'n' }, file: { type: 'string' } });
   const last = count(values.last, '--last');
-  const { path, contents } = load(io, values.file);
+  const { path, contents, missing } = load(io, values.file);
   const records = last === undefined ? contents.records : contents.records.slice(-last);
   if (values.json) {
     io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+  } else if (missing) {
+    io.stdout.write(`no decisions recorded yet: ${path} does not exist (it is created with the first decision)\n`);
   } else if (records.length === 0) {
     io.stdout.write(`no decisions recorded in ${path}\n`);
   } else {

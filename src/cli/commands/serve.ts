@@ -1,7 +1,8 @@
 import { serveStdio } from '../../mcp/server';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
-import { createRuntime, reportError } from '../runtime';
+import { reportError } from '../report';
+import { createRuntime } from '../runtime';
 import { parseHttpPort, serveHttp } from './serve-http';
 
 /**

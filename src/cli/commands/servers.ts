@@ -3,7 +3,7 @@ import { refOf, type ServerView } from '../../registry/registry';
 import { openRegistry } from '../../registry/setup';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
-import { reportError } from '../runtime';
+import { reportError } from '../report';
 
 /**
  * `jevcp servers [--config F] [--json]` (issue #3 "CLI"): starts every configured MCP server (config file

@@ -7,7 +7,8 @@ import { formatDecision } from '../format';
 import { readJsonInput } from '../input';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
-import { createRuntime, reportError, type Runtime } from '../runtime';
+import { reportError } from '../report';
+import { createRuntime, type Runtime } from '../runtime';
 import { splitRequestFile } from './step';
 
 /** Tools whose candidates the registry can prepare and whose accepted call it can execute. */

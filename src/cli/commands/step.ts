@@ -3,7 +3,8 @@ import { parseCommandArgs } from '../args';
 import { readJsonInput } from '../input';
 import type { CliCommand, CliIO } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
-import { createRuntime, reportError } from '../runtime';
+import { reportError } from '../report';
+import { createRuntime } from '../runtime';
 
 /** Default tool of a request file without a `tool` field. */
 export const DEFAULT_REQUEST_TOOL = 'jev_step';

@@ -1,0 +1,78 @@
+import { invalidInput, isAbortError, JevError } from '../judgment/errors';
+import type { CliIO } from './io';
+import { exitCodeForError } from './runtime';
+
+/** Short meanings of the file-system error codes a CLI user meets. */
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'does not exist',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EMFILE: 'too many open files',
+  EBUSY: 'the file is busy',
+  EIO: 'input/output error',
+};
+
+/** The OS error code of `err` (`ENOENT`, …) when it has one. */
+export function errnoCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+/** `EISDIR: is a directory` for an fs error; `error` when `err` carries no OS code. */
+export function fsReason(err: unknown): string {
+  const code = errnoCode(err);
+  if (!code) return 'error';
+  const meaning = FS_REASONS[code];
+  return meaning ? `${code}: ${meaning}` : code;
+}
+
+/** Cuts `text` to `max` characters with an ellipsis. */
+export function clip(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * The JevError a CLI command reports for `err`. JevErrors stand; an abort is CANCELLED; an fs error is
+ * INVALID_INPUT naming its path (when it has one) and the reason (`ENOENT: does not exist`); anything else
+ * is a bug in jevcp, said so plainly — never "a failure while judging" for a command that judged nothing.
+ * (The CLI has no separate code for that, so it keeps API_ERROR and exit 3; the message tells the truth.)
+ */
+export function cliError(err: unknown): JevError {
+  if (err instanceof JevError) return err;
+  if (isAbortError(err)) return new JevError('CANCELLED', 'The request was cancelled.');
+  if (errnoCode(err) && typeof (err as { syscall?: unknown }).syscall === 'string') {
+    const path = (err as { path?: unknown }).path;
+    return invalidInput(`${typeof path === 'string' ? `${clip(path)}: ` : ''}${fsReason(err)}.`);
+  }
+  const e = err as { name?: unknown; message?: unknown } | null;
+  const what = `${typeof e?.name === 'string' ? e.name : 'Error'}${typeof e?.message === 'string' && e.message ? `: ${clip(e.message)}` : ''}`;
+  return new JevError('API_ERROR', `internal error in jevcp (${what}); this is not a provider failure — please report it.`, { cause: err });
+}
+
+/**
+ * True when the command line asks for JSON output: a `--json` before any `--`. Checked on the raw
+ * arguments so even an argument error can be reported as JSON.
+ */
+export function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+/**
+ * Reports a command-level failure: `jevcp: CODE: message` on stderr and, with `json`, the same error as
+ * `{"error":{"code","message","retryable"}}` on stdout (like a tool error). Returns the exit code:
+ * 2 invalid input/configuration, 3 otherwise (runtime.ts `exitCodeForError`).
+ */
+export function reportError(io: CliIO, err: unknown, json = false): number {
+  const error = cliError(err);
+  if (json) io.stdout.write(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
+  io.stderr.write(`jevcp: ${error.code}: ${error.message}\n`);
+  return exitCodeForError(error);
+}
