@@ -21,6 +21,22 @@ export interface TokenLogprob {
   logprob: number;
 }
 
+/**
+ * What is wrong with `value` as a log-probability, or undefined when it is a finite number ≤ 0.
+ * Describes the kind of value only ("a string", "NaN", "a positive number", …), never the value, so
+ * an error built from it cannot echo the upstream body.
+ */
+export function logprobProblem(value: unknown): string | undefined {
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    if (!Number.isFinite(value)) return 'not finite';
+    return value > 0 ? 'a positive number' : undefined;
+  }
+  if (value === undefined) return 'missing';
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
 /** Gap below the smallest returned logprob given to an absent label, in nats (ln 2: half the probability). */
 export const FLOOR_GAP_NATS = Math.LN2;
 
@@ -52,16 +68,21 @@ function logSumExp(values: number[]): number {
 }
 
 /**
- * Softmax over the labels' logprobs with the floor rule above. `top` are the first token's candidates
- * (non-finite logprobs ignored); `chosen` is the sampled token itself when the server reports it.
- * Throws JevError INVALID_RESPONSE when no finite candidate is given or no label appears among them.
+ * Softmax over the labels' logprobs with the floor rule above. `top` are the first token's candidates;
+ * `chosen` is the sampled token itself when the server reports it.
+ * Throws JevError INVALID_RESPONSE when no candidate is given, when a logprob is not a finite number ≤ 0
+ * (such a body is broken: it is neither skipped nor clamped), or when no label appears among them.
  */
 export function labelDistribution(top: readonly TokenLogprob[], labels: readonly LabelSpec[], chosen?: TokenLogprob): LabelDistribution {
-  const entries = [...top, ...(chosen ? [chosen] : [])].filter((e) => typeof e.token === 'string' && Number.isFinite(e.logprob));
+  const entries = [...top, ...(chosen ? [chosen] : [])];
   if (entries.length === 0) throw invalidResponse('The endpoint returned no usable logprobs for the first token.');
+  for (const e of entries) {
+    const problem = typeof e.token !== 'string' ? 'given for a token that is not a string' : logprobProblem(e.logprob);
+    if (problem) throw invalidResponse(`The endpoint returned an invalid logprob for the first token (${problem}); a logprob must be a finite number ≤ 0.`);
+  }
   // The chosen token is usually also in top; count each distinct token text once.
   const byToken = new Map<string, number>();
-  for (const e of entries) if (!byToken.has(e.token)) byToken.set(e.token, Math.min(0, e.logprob));
+  for (const e of entries) if (!byToken.has(e.token)) byToken.set(e.token, e.logprob);
   const min = Math.min(...byToken.values());
   const floor = min - FLOOR_GAP_NATS;
 

@@ -72,8 +72,9 @@ export function requestHeaders(apiKey: string | undefined): Record<string, strin
  * error codes follow systemone (see http.ts).
  *
  * Errors (JevError): TIMEOUT, CANCELLED, API_ERROR, INPUT_TOO_LARGE, CONFIG_ERROR (no logprobs, bad
- * base URL or key), INVALID_RESPONSE (no choices, no label among the top tokens), INVALID_INPUT (state
- * not serializable, unknown question type). Never answers a question it did not ask.
+ * base URL or key), INVALID_RESPONSE (no choices, a logprob that is not a finite number ≤ 0, no label among
+ * the top tokens), INVALID_INPUT (state not serializable, unknown question type). Never answers a question
+ * it did not ask.
  */
 export class OpenAiProvider implements JudgmentProvider {
   readonly id = 'openai';
