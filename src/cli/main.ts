@@ -1,3 +1,4 @@
+import { invalidInput } from '../judgment/errors';
 import { runOracleServer } from '../registry/oracle-server';
 import { callCommand } from './commands/call';
 import { doctorCommand } from './commands/doctor';
@@ -10,6 +11,7 @@ import { serversCommand } from './commands/servers';
 import { makeStepCommand } from './commands/step';
 import { stepAgentCommand } from './commands/step-agent';
 import { EXIT, type CliCommand, type CliIO } from './io';
+import { wantsJson } from './report';
 
 /**
  * Subcommands by name. `step … --agent NAME` is handed to the registry's step-agent command.
@@ -43,6 +45,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
+    if (wantsJson(rest)) io.stdout.write(`${JSON.stringify({ error: invalidInput(`unknown command ${JSON.stringify(name)}.`).toJSON() }, null, 2)}\n`);
     io.stderr.write(`jevcp: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
     return EXIT.INVALID;
   }

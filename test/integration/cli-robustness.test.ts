@@ -113,3 +113,24 @@ describe('file errors are bad arguments (exit 2), never provider failures', () =
     assert.match(r.stderr, /cannot read .* \(EISDIR: is a directory\)/);
   });
 });
+
+describe('--json: command-level errors are JSON on stdout too', () => {
+  it('missing file, unknown tool, no ledger, unknown command, gate outside a repository', async () => {
+    const cases: [string[], string, RegExp][] = [
+      [['step', join(dir, 'nope.jev.json'), '--json'], 'INVALID_INPUT', /cannot read .*nope\.jev\.json/],
+      [['call', 'jev_nope', '--input', '-', '--json'], 'INVALID_INPUT', /unknown tool "jev_nope"/],
+      [['ledger', 'show', '--json'], 'CONFIG_ERROR', /set JEV_LEDGER/],
+      [['frobnicate', '--json'], 'INVALID_INPUT', /unknown command "frobnicate"/],
+      [['gate', '--staged', '--json'], 'CONFIG_ERROR', /not inside a git work tree/],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = await jevcp(args, { cwd: dir, input: '{}' });
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      const out = JSON.parse(r.stdout) as { error: { code: string; message: string; retryable: boolean } };
+      assert.equal(out.error.code, code, args.join(' '));
+      assert.match(out.error.message, message);
+      assert.equal(out.error.retryable, false);
+      assert.match(r.stderr, new RegExp(`jevcp: ${code}|unknown command`), 'the diagnostic still goes to stderr');
+    }
+  });
+});

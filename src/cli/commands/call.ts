@@ -3,7 +3,7 @@ import { parseCommandArgs } from '../args';
 import { readJsonInput } from '../input';
 import type { CliCommand } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 import { createRuntime } from '../runtime';
 
 /**
@@ -37,6 +37,6 @@ export const callCommand: CliCommand = async (args, io) => {
       runtime.close();
     }
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };

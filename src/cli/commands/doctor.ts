@@ -7,7 +7,7 @@ import { createProvider, providerLabel } from '../../providers/factory';
 import { SpendCap } from '../../providers/spend-cap';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 import { exitCodeForError, mockNotice } from '../runtime';
 import { modelLabel, num } from '../format';
 
@@ -123,6 +123,6 @@ export const doctorCommand: CliCommand = async (args, io) => {
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report, config));
     return exit;
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };

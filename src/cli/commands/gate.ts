@@ -10,7 +10,7 @@ import { formatDecision } from '../format';
 import { repoRoot, stagedDiff, stagedStat } from '../git';
 import { EXIT, type CliCommand } from '../io';
 import { interruptSignal } from '../outcome';
-import { cliError, fsReason, reportError } from '../report';
+import { cliError, fsReason, reportError, wantsJson } from '../report';
 import { createRuntime, exitCodeForError } from '../runtime';
 
 /** Claim used when there is neither a --claim, a bullet line nor a subject line. */
@@ -147,9 +147,11 @@ export const gateCommand: CliCommand = async (args, io) => {
       runtime.close();
     }
   } catch (err) {
-    const code = reportError(io, err);
     const error = cliError(err);
-    if (failOpen && code === EXIT.OPERATIONAL && failOpenApplies(error)) {
+    const open = failOpen && exitCodeForError(error) === EXIT.OPERATIONAL && failOpenApplies(error);
+    if (wantsJson(args)) io.stdout.write(`${JSON.stringify({ error: error.toJSON(), ...(open ? { fail_open: true } : {}) }, null, 2)}\n`);
+    const code = reportError(io, error);
+    if (open) {
       io.stderr.write(failOpenWarning(error));
       return EXIT.OK;
     }

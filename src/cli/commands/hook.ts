@@ -5,7 +5,7 @@ import { CHAINED_NAME, hookStatus, installHook, uninstallHook } from '../../hook
 import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 
 /** Absolute real path of the running CLI script (dist/cli.js when bundled; follows an npm bin symlink). */
 export function runningCliPath(): string {
@@ -75,6 +75,6 @@ export const hookCommand: CliCommand = async (args, io) => {
     }
     return EXIT.OK;
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };

@@ -12,7 +12,7 @@ import type { Floors } from '../../tools/types';
 import { parseCommandArgs } from '../args';
 import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { errnoCode, fsReason, reportError } from '../report';
+import { errnoCode, fsReason, reportError, wantsJson } from '../report';
 
 /** Default provider of the replay service: refuses, so a replay can never reach a real backend. */
 const NO_UPSTREAM: JudgmentProvider = {
@@ -197,6 +197,6 @@ export const ledgerCommand: CliCommand = async (args, io) => {
     if (sub === 'replay') return await replay(rest, io);
     throw invalidInput(`ledger: expected \`show\` or \`replay\`${sub ? `, got ${JSON.stringify(sub)}` : ''}.`);
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };

@@ -1,7 +1,7 @@
 import { serveStdio } from '../../mcp/server';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 import { createRuntime } from '../runtime';
 import { parseHttpPort, serveHttp } from './serve-http';
 
@@ -23,6 +23,6 @@ export const serveCommand: CliCommand = async (args, io) => {
       runtime.close();
     }
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };

@@ -3,7 +3,7 @@ import { refOf, type ServerView } from '../../registry/registry';
 import { openRegistry } from '../../registry/setup';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 
 /**
  * `jevcp servers [--config F] [--json]` (issue #3 "CLI"): starts every configured MCP server (config file
@@ -41,7 +41,7 @@ export const serversCommand: CliCommand = async (args, io) => {
       await registry.shutdown();
     }
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };
 

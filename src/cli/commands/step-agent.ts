@@ -7,7 +7,7 @@ import { formatDecision } from '../format';
 import { readJsonInput } from '../input';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 import { createRuntime, type Runtime } from '../runtime';
 import { splitRequestFile } from './step';
 
@@ -46,7 +46,7 @@ export const stepAgentCommand: CliCommand = async (args, io) => {
       runtime.close();
     }
   } catch (err) {
-    return reportError(io, err);
+    return reportError(io, err, wantsJson(args));
   }
 };
 

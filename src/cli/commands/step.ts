@@ -3,7 +3,7 @@ import { parseCommandArgs } from '../args';
 import { readJsonInput } from '../input';
 import type { CliCommand, CliIO } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
-import { reportError } from '../report';
+import { reportError, wantsJson } from '../report';
 import { createRuntime } from '../runtime';
 
 /** Default tool of a request file without a `tool` field. */
@@ -55,7 +55,7 @@ export function makeStepCommand(delegate?: (args: string[], io: CliIO) => Promis
         runtime.close();
       }
     } catch (err) {
-      return reportError(io, err);
+      return reportError(io, err, wantsJson(args));
     }
   };
 }
