@@ -59,20 +59,44 @@ function pick(env: Env, names: string[]): { name: string; value: string } | unde
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 const truthy = (v: string | undefined) => v !== undefined && TRUTHY.has(v.trim().toLowerCase());
 
+// Plain decimal notation only: Number() would also take 0x1, 0b1, 1e0 or Infinity, which nobody means here.
+const DECIMAL = /^\d+(\.\d+)?$|^\.\d+$/;
+const INTEGER = /^\d+$/;
+
 function probability(env: Env, name: string, fallback: number): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw configError(`${name} must be a number in [0, 1]; got ${JSON.stringify(raw)}.`);
+  const n = DECIMAL.test(raw) ? Number(raw) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw configError(`${name} must be a decimal number in [0, 1] such as 0.8; got ${JSON.stringify(raw)}.`);
   return n;
 }
 
 function positiveInt(env: Env, name: string, max: number): number | undefined {
   const raw = env[name]?.trim();
   if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw configError(`${name} must be an integer from 1 to ${max}; got ${JSON.stringify(raw)}.`);
+  const n = INTEGER.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) throw configError(`${name} must be a whole number (digits only) from 1 to ${max}; got ${JSON.stringify(raw)}.`);
   return n;
+}
+
+/** The error for review_at > auto_accept, saying which value was a default and what to set. */
+function floorOrderError(env: Env, floors: Floors): Error {
+  const autoSet = Boolean(env.JEV_AUTO_ACCEPT?.trim());
+  const reviewSet = Boolean(env.JEV_REVIEW_AT?.trim());
+  const rule = 'rule: 0 <= review_at <= auto_accept <= 1';
+  if (autoSet && !reviewSet) {
+    return configError(
+      `JEV_AUTO_ACCEPT=${floors.auto_accept} is below JEV_REVIEW_AT (default ${DEFAULT_FLOORS.review_at}), which must not exceed it (${rule}). ` +
+        `Set JEV_REVIEW_AT too, e.g. JEV_REVIEW_AT=${floors.auto_accept}, or raise JEV_AUTO_ACCEPT.`,
+    );
+  }
+  if (reviewSet && !autoSet) {
+    return configError(
+      `JEV_REVIEW_AT=${floors.review_at} exceeds JEV_AUTO_ACCEPT (default ${DEFAULT_FLOORS.auto_accept}) (${rule}). ` +
+        `Lower JEV_REVIEW_AT, or set JEV_AUTO_ACCEPT too, e.g. JEV_AUTO_ACCEPT=${floors.review_at}.`,
+    );
+  }
+  return configError(`JEV_REVIEW_AT (${floors.review_at}) must not exceed JEV_AUTO_ACCEPT (${floors.auto_accept}) (${rule}).`);
 }
 
 /**
@@ -91,9 +115,7 @@ export function loadConfig(env: Env = process.env): JevConfig {
     review_at: probability(env, 'JEV_REVIEW_AT', DEFAULT_FLOORS.review_at),
     block_at: probability(env, 'JEV_BLOCK_AT', DEFAULT_FLOORS.block_at),
   };
-  if (floors.review_at > floors.auto_accept) {
-    throw configError('JEV_REVIEW_AT must not exceed JEV_AUTO_ACCEPT (rule: 0 <= review_at <= auto_accept <= 1).');
-  }
+  if (floors.review_at > floors.auto_accept) throw floorOrderError(env, floors);
   if (floors.block_at < 0.25) throw configError('JEV_BLOCK_AT must be at least 0.25 (the screen review threshold).');
 
   const timeoutMs = positiveInt(env, 'JEV_TIMEOUT_MS', 2_147_483_647) ?? 30_000;

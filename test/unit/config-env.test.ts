@@ -1,0 +1,67 @@
+/** loadConfig (config/env.ts): number parsing of the threshold, timeout and spend-cap variables. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/env';
+import { JevError } from '../../src/judgment/errors';
+
+/** Asserts loadConfig(env) throws CONFIG_ERROR with a message matching every pattern. */
+function rejects(env: Record<string, string>, ...patterns: RegExp[]): void {
+  assert.throws(
+    () => loadConfig(env),
+    (err: unknown) => {
+      assert.ok(err instanceof JevError, String(err));
+      assert.equal(err.code, 'CONFIG_ERROR');
+      for (const p of patterns) assert.match(err.message, p);
+      return true;
+    },
+  );
+}
+
+describe('loadConfig: threshold floors', () => {
+  it('accepts plain decimals', () => {
+    assert.deepEqual(loadConfig({ JEV_AUTO_ACCEPT: '0.9', JEV_REVIEW_AT: '.6', JEV_BLOCK_AT: '1' }).floors, { auto_accept: 0.9, review_at: 0.6, block_at: 1 });
+    assert.equal(loadConfig({ JEV_AUTO_ACCEPT: ' 1.0 ' }).floors.auto_accept, 1);
+  });
+
+  for (const raw of ['0x1', '0b1', '0o1', '1e0', '1E-1', 'Infinity', '-0', '+0.9', '0.8.1', '1.', 'one']) {
+    it(`rejects JEV_AUTO_ACCEPT=${raw} (not a plain decimal)`, () => {
+      rejects({ JEV_AUTO_ACCEPT: raw }, /JEV_AUTO_ACCEPT must be a decimal number in \[0, 1\]/, new RegExp(JSON.stringify(raw).replace(/[.+]/g, '\\$&')));
+    });
+  }
+
+  it('rejects out-of-range decimals', () => {
+    rejects({ JEV_REVIEW_AT: '1.5' }, /JEV_REVIEW_AT must be a decimal number in \[0, 1\]/);
+  });
+
+  it('JEV_AUTO_ACCEPT alone below the default review floor: says JEV_REVIEW_AT (default 0.5) exceeds it and to set it too', () => {
+    rejects({ JEV_AUTO_ACCEPT: '0.3' }, /JEV_AUTO_ACCEPT=0\.3 is below JEV_REVIEW_AT \(default 0\.5\)/, /Set JEV_REVIEW_AT too, e\.g\. JEV_REVIEW_AT=0\.3/);
+    assert.deepEqual(loadConfig({ JEV_AUTO_ACCEPT: '0.3', JEV_REVIEW_AT: '0.3' }).floors, { auto_accept: 0.3, review_at: 0.3, block_at: 0.75 });
+  });
+
+  it('JEV_REVIEW_AT alone above the default auto-accept floor names the default; both set names both values', () => {
+    rejects({ JEV_REVIEW_AT: '0.9' }, /JEV_REVIEW_AT=0\.9 exceeds JEV_AUTO_ACCEPT \(default 0\.8\)/, /set JEV_AUTO_ACCEPT too/);
+    rejects({ JEV_REVIEW_AT: '0.7', JEV_AUTO_ACCEPT: '0.6' }, /JEV_REVIEW_AT \(0\.7\) must not exceed JEV_AUTO_ACCEPT \(0\.6\)/);
+  });
+
+  it('JEV_BLOCK_AT must be at least 0.25', () => {
+    rejects({ JEV_BLOCK_AT: '0.2' }, /JEV_BLOCK_AT must be at least 0\.25/);
+    assert.equal(loadConfig({ JEV_BLOCK_AT: '0.25' }).floors.block_at, 0.25);
+  });
+});
+
+describe('loadConfig: JEV_TIMEOUT_MS and JEV_SPEND_CAP', () => {
+  it('accept plain integers', () => {
+    const config = loadConfig({ JEV_TIMEOUT_MS: '120000', JEV_SPEND_CAP: '9' });
+    assert.equal(config.timeoutMs, 120_000);
+    assert.equal(config.spendCap, 9);
+    assert.equal(loadConfig({}).timeoutMs, 30_000);
+    assert.equal(loadConfig({}).spendCap, undefined);
+  });
+
+  for (const raw of ['1e4', '0x10', '0b11', '10.0', '10.5', '+5', '-5', '0', 'Infinity', '5 ms']) {
+    it(`reject ${JSON.stringify(raw)}`, () => {
+      rejects({ JEV_TIMEOUT_MS: raw }, /JEV_TIMEOUT_MS must be a whole number \(digits only\) from 1 to/);
+      rejects({ JEV_SPEND_CAP: raw }, /JEV_SPEND_CAP must be a whole number \(digits only\) from 1 to/);
+    });
+  }
+});
