@@ -56,6 +56,8 @@ function pick(env: Env, names: string[]): { name: string; value: string } | unde
   return undefined;
 }
 
+const isProviderId = (v: string): v is ProviderId => v === 'systemone' || v === 'mock' || v === 'openai';
+
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 const truthy = (v: string | undefined) => v !== undefined && TRUTHY.has(v.trim().toLowerCase());
 
@@ -107,7 +109,8 @@ export function loadConfig(env: Env = process.env): JevConfig {
   const key = pick(env, ['JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY']);
   const base = pick(env, ['JEV_BASE_URL', 'TYPESAFE_BASE_URL', 'JEV_API__BASE_URL']);
   const model = pick(env, ['JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL'])?.value ?? 'jev-latest';
-  const mock = truthy(env.JEV_MOCK) || truthy(env.JEV_MCP_MOCK);
+  // The variable that asked for the mock judge (it wins over JEV_PROVIDER: README "Mock").
+  const mockVar = ['JEV_MOCK', 'JEV_MCP_MOCK'].find((name) => truthy(env[name]));
   const explicit = env.JEV_PROVIDER?.trim().toLowerCase();
 
   const floors: Floors = {
@@ -124,15 +127,17 @@ export function loadConfig(env: Env = process.env): JevConfig {
 
   let provider: ProviderId;
   let providerReason: string;
-  if (explicit && explicit !== 'auto') {
-    if (explicit !== 'systemone' && explicit !== 'mock' && explicit !== 'openai') {
-      throw configError(`JEV_PROVIDER must be one of auto, systemone, openai, mock; got ${JSON.stringify(explicit)}.`);
-    }
-    provider = explicit;
-    providerReason = 'JEV_PROVIDER';
-  } else if (mock) {
+  const chosen = explicit && explicit !== 'auto' ? explicit : undefined;
+  if (chosen !== undefined && !isProviderId(chosen)) {
+    throw configError(`JEV_PROVIDER must be one of auto, systemone, openai, mock; got ${JSON.stringify(explicit)}.`);
+  }
+  if (mockVar) {
     provider = 'mock';
-    providerReason = 'JEV_MOCK';
+    const set = `${mockVar}=${env[mockVar]!.trim()}`;
+    providerReason = chosen && chosen !== 'mock' ? `${set} (overrides JEV_PROVIDER=${chosen})` : set;
+  } else if (chosen) {
+    provider = chosen;
+    providerReason = 'JEV_PROVIDER';
   } else if (key) {
     provider = 'systemone';
     providerReason = `${key.name} is set`;

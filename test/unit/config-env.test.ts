@@ -1,6 +1,7 @@
 /** loadConfig (config/env.ts): number parsing of the threshold, timeout and spend-cap variables. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mockNotice } from '../../src/cli/runtime';
 import { loadConfig } from '../../src/config/env';
 import { JevError } from '../../src/judgment/errors';
 
@@ -64,4 +65,35 @@ describe('loadConfig: JEV_TIMEOUT_MS and JEV_SPEND_CAP', () => {
       rejects({ JEV_SPEND_CAP: raw }, /JEV_SPEND_CAP must be a whole number \(digits only\) from 1 to/);
     });
   }
+});
+
+describe('loadConfig: JEV_MOCK forces the mock judge', () => {
+  it('wins over JEV_PROVIDER and says so in providerReason', () => {
+    const openai = loadConfig({ JEV_MOCK: '1', JEV_PROVIDER: 'openai', JEV_BASE_URL: 'http://127.0.0.1:8080' });
+    assert.equal(openai.provider, 'mock');
+    assert.equal(openai.providerReason, 'JEV_MOCK=1 (overrides JEV_PROVIDER=openai)');
+    const systemone = loadConfig({ JEV_MCP_MOCK: 'true', JEV_PROVIDER: 'SystemOne', JEV_API_KEY: 'sk-config-test-1234' });
+    assert.equal(systemone.provider, 'mock');
+    assert.equal(systemone.providerReason, 'JEV_MCP_MOCK=true (overrides JEV_PROVIDER=systemone)');
+    assert.match(mockNotice(openai), /^jevcp: JEV_MOCK=1 \(overrides JEV_PROVIDER=openai\) — using the mock judge/);
+    assert.match(mockNotice(loadConfig({ JEV_PROVIDER: 'mock' })), /^jevcp: JEV_PROVIDER=mock — using the mock judge/);
+  });
+
+  it('needs nothing JEV_PROVIDER would (openai without a base URL is fine under JEV_MOCK)', () => {
+    assert.equal(loadConfig({ JEV_MOCK: 'yes', JEV_PROVIDER: 'openai' }).provider, 'mock');
+    assert.throws(() => loadConfig({ JEV_PROVIDER: 'openai' }), /JEV_PROVIDER=openai needs JEV_BASE_URL/);
+  });
+
+  it('wins over a configured key or base URL; plain reasons without an override', () => {
+    const keyed = loadConfig({ JEV_MOCK: '1', JEV_API_KEY: 'sk-config-test-1234' });
+    assert.deepEqual([keyed.provider, keyed.providerReason], ['mock', 'JEV_MOCK=1']);
+    const asked = loadConfig({ JEV_MOCK: '1', JEV_PROVIDER: 'mock' });
+    assert.deepEqual([asked.provider, asked.providerReason], ['mock', 'JEV_MOCK=1']);
+  });
+
+  it('JEV_MOCK=0 does not force it; an unknown JEV_PROVIDER is still an error', () => {
+    const config = loadConfig({ JEV_MOCK: '0', JEV_PROVIDER: 'openai', JEV_BASE_URL: 'http://127.0.0.1:8080' });
+    assert.deepEqual([config.provider, config.providerReason], ['openai', 'JEV_PROVIDER']);
+    assert.throws(() => loadConfig({ JEV_MOCK: '1', JEV_PROVIDER: 'opanai' }), /JEV_PROVIDER must be one of/);
+  });
 });
