@@ -134,3 +134,17 @@ describe('--json: command-level errors are JSON on stdout too', () => {
     }
   });
 });
+
+describe('deeply nested request files', () => {
+  it('step FILE with 10 000 levels → INVALID_INPUT (exit 2) with a short path, not API_ERROR', async () => {
+    const base = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as Record<string, unknown>;
+    const file = join(dir, 'deep.jev.json');
+    writeFileSync(file, JSON.stringify({ ...base, extras: '@@' }).replace('"@@"', `${'['.repeat(10_000)}${']'.repeat(10_000)}`));
+    const r = await jevcp(['step', file]);
+    assert.equal(r.code, 2, r.stderr);
+    const line = r.stderr.split('\n').find((l) => l.includes('jev_step failed'));
+    assert.ok(line, r.stderr);
+    assert.match(line, /INVALID_INPUT: extras\[0\]\[0\].*: nested deeper than 64 levels/);
+    assert.ok(line.length < 400, `short message: ${line.length} characters`);
+  });
+});
