@@ -4,9 +4,11 @@
 //   2. `jevcp gate --staged` in a throwaway git repository this script creates: a small parser with a
 //      test, a real staged fix, a commit message with bullet claims, and an evidence command that really
 //      runs the tests.
-// Backend settings (JEV_*, TYPESAFE_*, MCP_*) are removed from the environment so the demo always uses
-// the deterministic mock judge, which every printout labels. The git identity is passed with -c, so the
-// user's git configuration is not needed.
+// Backend: when the environment configures one (a key, a base URL or JEV_PROVIDER), its backend settings are
+// kept and the demo makes real judgment requests (two); otherwise every JEV_*, TYPESAFE_* and MCP_* variable
+// is removed, so the deterministic mock judge answers, which every printout labels. Either way the demo never
+// writes to your ledger, uses the default thresholds and starts no MCP servers. The closing summary names the
+// model that actually answered. The git identity is passed with -c, so the user's git configuration is not needed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,17 +21,27 @@ if (!existsSync(cli)) {
   console.error('demo: dist/cli.js is missing; run `npm run demo` (it builds first).');
   process.exit(2);
 }
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(JEV_|TYPESAFE_|MCP_)/.test(k)));
+// Names only ever printed, never values (the key is among them).
+const BACKEND_SELECTORS = ['JEV_PROVIDER', 'JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY', 'JEV_BASE_URL', 'TYPESAFE_BASE_URL', 'JEV_API__BASE_URL'];
+const BACKEND_SETTINGS = [...BACKEND_SELECTORS, 'JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL', 'JEV_TIMEOUT_MS', 'JEV_SPEND_CAP', 'JEV_MOCK', 'JEV_MCP_MOCK'];
+const isSet = (name) => {
+  const v = process.env[name]?.trim();
+  return Boolean(v) && !(name === 'JEV_PROVIDER' && v.toLowerCase() === 'auto');
+};
+const configured = BACKEND_SELECTORS.some(isSet);
+const kept = configured ? BACKEND_SETTINGS.filter(isSet) : [];
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(JEV_|TYPESAFE_|MCP_)/.test(k) || kept.includes(k)));
 
 function banner(text) {
   console.log(`\n${'='.repeat(100)}\n${text}\n${'='.repeat(100)}`);
 }
 
-/** Runs jevcp with inherited output; returns its exit code. */
+/** Runs jevcp (stderr inherited, stdout echoed); returns its exit code and the model named in its result header. */
 function jevcp(args, cwd) {
   console.log(`$ jevcp ${args.map((a) => (/[\s'"]/.test(a) ? `'${a}'` : a)).join(' ')}`);
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env, stdio: 'inherit' });
-  return r.status ?? 1;
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  process.stdout.write(r.stdout ?? '');
+  return { code: r.status ?? 1, model: /^\w+ — model (\S+)/m.exec(r.stdout ?? '')?.[1] };
 }
 
 // Git without the user's identity, signing or hooks.
@@ -108,11 +120,13 @@ line without "=" raises a SyntaxError that names the line.
 `;
 
 let repo;
-let stepCode;
-let gateCode;
+let step = { code: 1 };
+let gate = { code: 1 };
+if (configured) console.log(`demo: using your configured backend (${kept.join(', ')}): two real judgment requests.`);
+else console.log('demo: no backend configured (JEV_API_KEY, JEV_BASE_URL or JEV_PROVIDER): the mock judge answers.');
 try {
   banner('1/2  jevcp step examples/parser-fix.jev.json — route one agent step (jev_step, one judgment request)');
-  stepCode = jevcp(['step', join('examples', 'parser-fix.jev.json')], root);
+  step = jevcp(['step', join('examples', 'parser-fix.jev.json')], root);
 
   banner('2/2  jevcp gate --staged — judge a real staged change before it is committed (jev_gate)');
   repo = mkdtempSync(join(tmpdir(), 'jevcp-demo-'));
@@ -129,7 +143,7 @@ try {
   git(repo, 'add', 'src/parser.js', 'test/parser.test.js');
   writeFileSync(join(repo, '.git', 'COMMIT_EDITMSG'), MESSAGE);
   console.log(`(throwaway repository with one staged change:)\n${git(repo, 'diff', '--cached', '--stat').trimEnd()}\n`);
-  gateCode = jevcp(
+  gate = jevcp(
     ['gate', '--staged', '--message-file', join('.git', 'COMMIT_EDITMSG'), '--evidence-cmd', 'node --test test/parser.test.js'],
     repo,
   );
@@ -138,8 +152,19 @@ try {
 }
 
 banner('Summary');
-console.log(`jevcp step exit code ${stepCode} (0 = a decision was made)`);
-console.log(`jevcp gate exit code ${gateCode} (0 = passed, 1 = not passed: review or escalate, 2 = invalid input, 3 = provider failure)`);
-console.log('Both decisions came from the mock judge (model jev-latest+mock): deterministic keyword heuristics, not a real judgment.');
-console.log('Set JEV_API_KEY (TypeSafe) or JEV_BASE_URL (Ollama, Kev) and run the same commands for real judgments.');
-process.exit(stepCode === 0 && (gateCode === 0 || gateCode === 1) ? 0 : 1);
+console.log(`jevcp step exit code ${step.code} (0 = a decision was made)`);
+console.log(`jevcp gate exit code ${gate.code} (0 = passed, 1 = not passed: review or escalate, 2 = invalid input, 3 = provider failure)`);
+const models = [...new Set([step.model, gate.model].filter(Boolean))];
+const answered = [step.model, gate.model].filter(Boolean).length;
+const which = answered === 2 ? 'Both decisions' : answered === 1 ? 'The one decision made' : undefined;
+if (!which) {
+  console.log('No decision was made: the judge failed (see the errors above). `jevcp doctor` checks the configuration.');
+} else if (models.every((m) => m.endsWith('+mock'))) {
+  console.log(`${which} came from the mock judge (model ${models.join(', ')}): deterministic keyword heuristics, not a real judgment.`);
+  if (configured) console.log('Your configuration selects the mock judge (JEV_MOCK or JEV_PROVIDER=mock); unset it for real judgments.');
+  else console.log('Set JEV_API_KEY (TypeSafe) or JEV_BASE_URL (Ollama, Kev) and run the same commands for real judgments.');
+} else {
+  console.log(`${which} came from your configured backend (model ${models.join(', ')}): real judgments, which can differ between runs.`);
+}
+if (which && answered < 2) console.log('The other command failed before a decision (see its error above).');
+process.exit(step.code === 0 && (gate.code === 0 || gate.code === 1) ? 0 : 1);
