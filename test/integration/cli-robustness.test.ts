@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { noLogprobsCompletion, startFakeOpenAi } from '../helpers/fake-openai';
 import { CLI, cleanEnv, ensureBuilt, ROOT } from './mcp-fixtures';
 
 interface Run {
@@ -146,5 +147,56 @@ describe('deeply nested request files', () => {
     assert.ok(line, r.stderr);
     assert.match(line, /INVALID_INPUT: extras\[0\]\[0\].*: nested deeper than 64 levels/);
     assert.ok(line.length < 400, `short message: ${line.length} characters`);
+  });
+});
+
+describe('exit codes of configuration problems found late, and of replays that cannot be', () => {
+  it('doctor: a key no HTTP header can carry is a configuration error (exit 2, not 3)', async () => {
+    const r = await jevcp(['doctor'], { env: cleanEnv({ JEV_API_KEY: 'abc\ndef-key-1234', JEV_BASE_URL: 'http://127.0.0.1:9' }) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stdout, /error +CONFIG_ERROR: JEV_API_KEY/);
+    assert.match(r.stdout, /not ready/);
+  });
+
+  it('doctor: an OpenAI endpoint without logprobs is a configuration error (exit 2)', async () => {
+    const fake = await startFakeOpenAi({ responder: () => noLogprobsCompletion() });
+    try {
+      const r = await jevcp(['doctor', '--json'], { env: cleanEnv({ JEV_PROVIDER: 'openai', JEV_BASE_URL: `${fake.url}/v1`, JEV_MODEL: 'm', JEV_TIMEOUT_MS: '5000' }) });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      const report = JSON.parse(r.stdout) as { ready: boolean; error?: { code: string } };
+      assert.equal(report.ready, false);
+      assert.equal(report.error?.code, 'CONFIG_ERROR');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('ledger replay: a --block-at the configuration would refuse is exit 2 before anything is replayed', async () => {
+    const r = await jevcp(['ledger', 'replay', '--file', bigLedger, '--block-at', '0.1']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--block-at must be at least 0\.25/);
+    assert.equal(r.stdout, '');
+  });
+
+  it('ledger replay: thresholds that make the recorded request invalid are exit 2, not "the decision CHANGES"', async () => {
+    const ledger = join(dir, 'review.jsonl');
+    const request = join(dir, 'review.jev.json');
+    writeFileSync(request, JSON.stringify({ task: 't', observation: 'o', review_at: 0.6 }));
+    assert.equal((await jevcp(['step', request], { env: cleanEnv({ JEV_LEDGER: ledger }) })).code, 0);
+    const r = await jevcp(['ledger', 'replay', '--file', ledger, '--auto-accept', '0.55', '--review-at', '0.5']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /these thresholds make the recorded jev_step request invalid/);
+    assert.doesNotMatch(r.stdout, /CHANGES/);
+  });
+
+  it('ledger replay of a call that failed before any judgment explains there is nothing to replay (exit 2)', async () => {
+    const ledger = join(dir, 'failed.jsonl');
+    const request = join(dir, 'failed.jev.json');
+    writeFileSync(request, JSON.stringify({ task: 't', observation: 'o', auto_accept: 0.2, review_at: 0.9 }));
+    assert.equal((await jevcp(['step', request], { env: cleanEnv({ JEV_LEDGER: ledger }) })).code, 2);
+    const r = await jevcp(['ledger', 'replay', '--file', ledger]);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /failed before any judgment \(INVALID_INPUT: .*\); there are no answers to replay/);
+    assert.doesNotMatch(r.stdout, /CHANGES|decision/);
   });
 });

@@ -84,8 +84,10 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
     report.ready = true;
     return { report, config, exit: EXIT.OK };
   } catch (err) {
-    report.error = toJevError(err).toJSON();
-    return { report, config, exit: EXIT.OPERATIONAL };
+    // The ping can reveal bad configuration too (a key no header can carry, an endpoint without logprobs): exit 2.
+    const error = toJevError(err);
+    report.error = error.toJSON();
+    return { report, config, exit: exitCodeForError(error) };
   }
 }
 
@@ -113,7 +115,9 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
 /**
  * `jevcp doctor [--json]`: version, node, provider and why, model, base URL origin, key set yes/no (never
  * the key), thresholds, timeout, spend cap, ledger path; then one ping judgment within the deadline.
- * Prints `ready` / `not ready`. Exit 0 ready, 2 invalid configuration, 3 ping failed.
+ * Prints `ready` / `not ready`. Exit 0 ready; 2 invalid configuration, also when the ping reveals it
+ * (CONFIG_ERROR: a key an HTTP header cannot carry, an OpenAI endpoint without logprobs); 3 the ping failed
+ * otherwise (backend down, timeout, invalid response).
  */
 export const doctorCommand: CliCommand = async (args, io) => {
   try {

@@ -5,6 +5,7 @@ import { configError, invalidInput, JevError } from '../../judgment/errors';
 import { readLedger, type LedgerContents } from '../../ledger/jsonl';
 import type { DecisionRecord } from '../../ledger/record';
 import { replayRecord, type DecisionSummary } from '../../ledger/replay';
+import { SCREEN_REVIEW_AT } from '../../policy/thresholds';
 import type { JudgmentProvider } from '../../providers/port';
 import { ALL_TOOLS } from '../../tools';
 import { JudgmentService } from '../../tools/runner';
@@ -13,6 +14,7 @@ import { parseCommandArgs } from '../args';
 import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { errnoCode, fsReason, reportError, wantsJson } from '../report';
+import { exitCodeForError } from '../runtime';
 
 /** Default provider of the replay service: refuses, so a replay can never reach a real backend. */
 const NO_UPSTREAM: JudgmentProvider = {
@@ -140,9 +142,14 @@ async function replay(args: string[], io: CliIO): Promise<number> {
     review_at: probability(values['review-at'], '--review-at') ?? config.floors.review_at,
     block_at: probability(values['block-at'], '--block-at') ?? config.floors.block_at,
   };
-  if (floors.review_at > floors.auto_accept) throw invalidInput('ledger replay: thresholds must satisfy 0 <= review_at <= auto_accept <= 1.');
+  // The same rules as the environment floors (config/env.ts), so a replay shows what a real setting would do.
+  if (floors.review_at > floors.auto_accept) throw invalidInput(`ledger replay: thresholds must satisfy 0 <= review_at <= auto_accept <= 1 (review_at ${num(floors.review_at)} > auto_accept ${num(floors.auto_accept)}).`);
+  if (floors.block_at < SCREEN_REVIEW_AT) throw invalidInput(`ledger replay: --block-at must be at least ${SCREEN_REVIEW_AT} (jev_screen's review threshold; the same rule as JEV_BLOCK_AT), got ${num(floors.block_at)}.`);
   const { contents } = load(io, values.file);
   const record = pick(contents.records, values.id);
+  if (record.error && (record.exchanges ?? []).length === 0) {
+    throw invalidInput(`ledger replay: ${record.id} is a call that failed before any judgment (${record.error.code}: ${record.error.message}); there are no answers to replay.`);
+  }
 
   // No ledger on this service: a replay is a what-if, not a new decision. The real provider is never asked.
   const service = new JudgmentService({
@@ -153,6 +160,10 @@ async function replay(args: string[], io: CliIO): Promise<number> {
     timeoutMs: config.timeoutMs,
   });
   const result = await replayRecord(record, floors, service);
+  // The recorded request was valid, but not with these thresholds: a bad argument, not a changed decision.
+  if (!result.outcome.ok && result.before.ok && exitCodeForError(result.outcome.error) === EXIT.INVALID) {
+    throw invalidInput(`ledger replay: these thresholds make the recorded ${record.tool} request invalid (${result.outcome.error.message})`);
+  }
   if (values.json) {
     io.stdout.write(
       `${JSON.stringify(
