@@ -206,7 +206,7 @@ export class JevRuntime implements vscode.Disposable {
     });
     if (settings.spendCap !== this.spendCap.maxAttempts) this.spendCap = new SpendCap(settings.spendCap);
     const provider = this.buildProvider(settings, choice, apiKey, models);
-    this.secrets = apiKey ? [apiKey] : [];
+    if (this.secrets[0] !== apiKey) this.secrets = apiKey ? [apiKey] : []; // a new list reopens the ledger sink
     this.current = { settings, choice, provider, service: this.buildService(settings, provider) };
     this.log.info(`configuration (${reason}): provider ${choice.kind} (${choice.reason})${choice.error ? ` — ${choice.error}` : ''}`);
     for (const problem of settings.problems) this.log.warn(problem);
