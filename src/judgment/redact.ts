@@ -7,6 +7,13 @@
 /** What a secret is replaced with. */
 export const REDACTED = '[REDACTED]';
 
+/**
+ * Nesting depth (arrays and objects) below which redaction walks. Deeper parts are left as found, so a hostile
+ * input cannot overflow the stack: the tools refuse arguments nested deeper than 64 levels before any request,
+ * and the JSONL sink redacts the serialized line.
+ */
+export const MAX_REDACT_DEPTH = 256;
+
 /** Shortest secret that is redacted: shorter strings would mangle ordinary text. */
 export const MIN_SECRET_LENGTH = 8;
 
@@ -32,7 +39,8 @@ export function redactText(text: string, secrets: readonly string[]): string {
  * `value` with every secret replaced inside string values and object keys, deep (arrays and plain objects;
  * other objects are kept as they are). Parts without a secret are returned as the same references, so a
  * value without any secret comes back unchanged (`===`). An own `__proto__` key stays an own key (the
- * parsers reject it; redaction must not turn it into a prototype). Cyclic references are left as found.
+ * parsers reject it; redaction must not turn it into a prototype). Cyclic references, and parts nested deeper
+ * than MAX_REDACT_DEPTH, are left as found.
  * `secrets` should come from `usableSecrets`.
  */
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
@@ -42,7 +50,7 @@ export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
 
 function walk(value: unknown, secrets: readonly string[], path: Set<object>): unknown {
   if (typeof value === 'string') return redactText(value, secrets);
-  if (typeof value !== 'object' || value === null || path.has(value)) return value;
+  if (typeof value !== 'object' || value === null || path.has(value) || path.size >= MAX_REDACT_DEPTH) return value;
   if (Array.isArray(value)) {
     path.add(value);
     let out: unknown[] | undefined;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { evidenceEnv, runEvidenceCommand } from '../../src/cli/evidence-command';
 import { isSecretVariable, secretValues } from '../../src/config/env';
-import { REDACTED, redactSecrets, redactText, usableSecrets } from '../../src/judgment/redact';
+import { MAX_REDACT_DEPTH, REDACTED, redactSecrets, redactText, usableSecrets } from '../../src/judgment/redact';
 import type { SystemOneRequest } from '../../src/judgment/types';
 import { JsonlLedger, readLedger } from '../../src/ledger/jsonl';
 import type { DecisionRecord } from '../../src/ledger/record';
@@ -62,6 +62,15 @@ describe('redactSecrets', () => {
     assert.equal(out.t, REDACTED);
   });
 
+  it('a value nested far deeper than the tools allow neither overflows the stack nor is walked past MAX_REDACT_DEPTH', () => {
+    let deep: unknown = SECRET;
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    assert.equal(redactSecrets(deep, [SECRET]), deep);
+    let shallow: unknown = SECRET;
+    for (let i = 0; i < MAX_REDACT_DEPTH - 1; i++) shallow = [shallow];
+    assert.ok(!JSON.stringify(redactSecrets(shallow, [SECRET])).includes(SECRET), 'within the limit every level is redacted');
+  });
+
   it('usableSecrets drops short and non-string entries, dedupes, longest first', () => {
     assert.deepEqual(usableSecrets(['short', undefined, SECRET, `${SECRET}-longer`, SECRET, '']), [`${SECRET}-longer`, SECRET]);
     assert.equal(redactText(`${SECRET}-longer`, usableSecrets([SECRET, `${SECRET}-longer`])), REDACTED);
@@ -80,6 +89,16 @@ describe('JudgmentService secrets', () => {
     assert.ok(provider.sent[0]!.includes(REDACTED), 'the text still reaches the judge, redacted');
     assert.ok(!JSON.stringify(out).includes(SECRET), 'result and record');
     assert.ok(!JSON.stringify(records).includes(SECRET), 'onRecord');
+  });
+
+  it('deeply nested arguments with secrets configured are an INVALID_INPUT outcome, not a crash', async () => {
+    const provider = new RecordingProvider();
+    const svc = new JudgmentService({ provider, tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest', timeoutMs: 5_000, secrets: [SECRET] });
+    let deep: unknown = SECRET;
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const out = await svc.call('jev_screen', { text: 'x', purpose: 'y', extra: deep });
+    assert.equal(out.ok, false);
+    assert.equal(provider.sent.length, 0);
   });
 
   it('without secrets the arguments pass unchanged (the same object)', async () => {
