@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { invalidInput, JevError } from '../judgment/errors';
 import type { CliIO } from './io';
-import { fsReason } from './report';
+import { fsReason } from './fs-reason';
 
 /** Largest JSON input read from a file or stdin, bytes (matches the stdio server's message limit). */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;

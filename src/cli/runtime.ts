@@ -7,6 +7,7 @@ import { SpendCap } from '../providers/spend-cap';
 import { ALL_TOOLS } from '../tools';
 import { JudgmentService } from '../tools/runner';
 import { EXIT, type CliIO } from './io';
+import { ReportingLedger } from './ledger-sink';
 
 /** Everything a judging command needs, built once per invocation from the environment. */
 export interface Runtime {
@@ -14,8 +15,8 @@ export interface Runtime {
   provider: JudgmentProvider;
   spendCap: SpendCap;
   service: JudgmentService;
-  /** Open ledger sink when JEV_LEDGER is set. */
-  ledger?: JsonlLedger;
+  /** Open ledger sink when JEV_LEDGER is set (write failures reported on stderr). */
+  ledger?: ReportingLedger;
   /** Human label of the provider, e.g. `mock (no backend configured)`. */
   label: string;
   close(): void;
@@ -38,7 +39,8 @@ export function createRuntime(io: CliIO, options: RuntimeOptions = {}): Runtime 
   const spendCap = new SpendCap(config.spendCap);
   const provider = createProvider(config, spendCap);
   const secrets = secretValues(io.env); // the API key (config.apiKey among them) and HTTP token: redacted from inputs and ledger lines
-  const ledger = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath, { secrets }) : undefined;
+  const file = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath, { secrets }) : undefined;
+  const ledger = file && new ReportingLedger(file, io.stderr); // a failed write is said on stderr, not lost silently
   const service = new JudgmentService({
     secrets,
     provider,

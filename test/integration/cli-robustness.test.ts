@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -198,5 +198,88 @@ describe('exit codes of configuration problems found late, and of replays that c
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /failed before any judgment \(INVALID_INPUT: .*\); there are no answers to replay/);
     assert.doesNotMatch(r.stdout, /CHANGES|decision/);
+  });
+});
+
+/** True when /dev/full exists, is writable here and is already 0600-narrow (opening it changes nothing). */
+function devFullUsable(): boolean {
+  try {
+    accessSync('/dev/full', constants.W_OK);
+    return (statSync('/dev/full').mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Speaks raw newline-delimited JSON-RPC to `jevcp serve`, waiting for each response before the next request. */
+async function rawServe(env: Record<string, string>, lines: string[]): Promise<{ replies: unknown[]; stderr: string; code: number | null }> {
+  const child = spawn(process.execPath, [CLI, 'serve'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  let buffered = '';
+  const replies: unknown[] = [];
+  const waiting: Array<() => void> = [];
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  child.stdout.on('data', (c: Buffer) => {
+    buffered += c.toString('utf8');
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      replies.push(JSON.parse(buffered.slice(0, nl)));
+      buffered = buffered.slice(nl + 1);
+      waiting.shift()?.();
+    }
+  });
+  for (const line of lines) {
+    const expectsReply = /"id":/.test(line.slice(0, 40));
+    const replied = expectsReply ? new Promise<void>((r) => waiting.push(r)) : Promise.resolve();
+    child.stdin.write(`${line}\n`);
+    await replied;
+  }
+  child.stdin.end();
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  return { replies, stderr, code };
+}
+
+describe('ledger write failures are visible', () => {
+  it('doctor with a JEV_LEDGER directory: not ready, exit 2, names the reason', async () => {
+    const r = await jevcp(['doctor'], { env: cleanEnv({ JEV_LEDGER: dir }) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stdout, /ledger +.* — CANNOT BE WRITTEN \(EISDIR: is a directory\)/);
+    assert.match(r.stdout, /\nnot ready\n$/);
+    const ok = await jevcp(['doctor', '--json'], { env: cleanEnv({ JEV_LEDGER: join(dir, 'new', 'sub', 'l.jsonl') }) });
+    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).ready, true, 'a ledger that does not exist yet but can be created is fine');
+  });
+
+  it('JEV_LEDGER=/dev/full: the judgment stands (exit 0) and one stderr line says the record was not written', { skip: !devFullUsable() && 'needs a writable, already 0600 /dev/full' }, async () => {
+    const r = await jevcp(['step', EXAMPLE], { env: cleanEnv({ JEV_LEDGER: '/dev/full' }) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^jev_step — model/);
+    assert.match(r.stderr, /^jevcp: could not write the ledger \(\/dev\/full\): ENOSPC: no space left on the device$/m);
+  });
+
+  it('a call refused for deep nesting is still recorded (CLI step and MCP over stdio), with a placeholder input', async () => {
+    const ledger = join(dir, 'deep.jsonl');
+    const deep = `{"task":"t","observation":"o","extras":${'['.repeat(10_000)}${']'.repeat(10_000)}}`;
+    const file = join(dir, 'deep-ledger.jev.json');
+    writeFileSync(file, deep);
+    const step = await jevcp(['step', file], { env: cleanEnv({ JEV_LEDGER: ledger }) });
+    assert.equal(step.code, 2, step.stderr);
+    assert.doesNotMatch(step.stderr, /could not write the ledger/);
+
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    const call = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"jev_step","arguments":${deep}}}`;
+    const served = await rawServe(cleanEnv({ JEV_LEDGER: ledger }), [init, '{"jsonrpc":"2.0","method":"notifications/initialized"}', call]);
+    assert.equal(served.code, 0, served.stderr);
+    const reply = served.replies.find((m) => (m as { id?: number }).id === 2) as { result?: { isError?: boolean; content?: { text: string }[] } };
+    assert.equal(reply.result?.isError, true);
+    assert.match(reply.result?.content?.[0]?.text ?? '', /INVALID_INPUT|nested deeper than 64 levels/);
+
+    const records = readFileSync(ledger, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { agent: string; error?: { code: string; message: string }; input: unknown });
+    assert.deepEqual(records.map((r) => r.agent), ['cli', 'mcp']);
+    for (const r of records) {
+      assert.equal(r.error?.code, 'INVALID_INPUT');
+      assert.match(r.error?.message ?? '', /nested deeper than 64 levels/);
+      assert.match(JSON.stringify(r.input), /not_recorded/);
+    }
   });
 });

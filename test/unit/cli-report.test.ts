@@ -3,7 +3,9 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import type { CliIO } from '../../src/cli/io';
-import { cliError, clip, fsReason, reportError, wantsJson } from '../../src/cli/report';
+import { fsReason } from '../../src/cli/fs-reason';
+import { cliError, reportError, wantsJson } from '../../src/cli/report';
+import { clip } from '../../src/cli/safe-text';
 
 function capture(): { io: CliIO; out: () => string; err: () => string } {
   const stdout = new PassThrough();

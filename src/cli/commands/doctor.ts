@@ -1,11 +1,14 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { loadConfig, type JevConfig } from '../../config/env';
 import { FAIL_OPEN_ENV, readGateFailOpen } from '../../hooks/fail-open';
 import { judge } from '../../judgment/judge';
-import { toJevError, type JevErrorDetails } from '../../judgment/errors';
+import { configError, toJevError, type JevErrorDetails } from '../../judgment/errors';
 import { PACKAGE_VERSION } from '../../mcp/identity';
 import { createProvider, providerLabel } from '../../providers/factory';
 import { SpendCap } from '../../providers/spend-cap';
 import { parseCommandArgs } from '../args';
+import { errnoCode, fsReason } from '../fs-reason';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { reportError, wantsJson } from '../report';
 import { exitCodeForError, mockNotice } from '../runtime';
@@ -28,6 +31,8 @@ export interface DoctorReport {
   spend_cap?: number | null;
   /** Ledger path; null = off. */
   ledger?: string | null;
+  /** Why the ledger cannot be written (then not ready, exit 2); absent when it can or is off. */
+  ledger_problem?: string;
   /** JEV_GATE_FAIL_OPEN: a failed gate judgment lets the commit through (default false: fail-closed). */
   gate_fail_open?: boolean;
   ping?: { model: string; noul: number; input_tokens: number; latency_ms: number };
@@ -54,7 +59,35 @@ async function ping(config: JevConfig): Promise<NonNullable<DoctorReport['ping']
   };
 }
 
-/** Builds the report: configuration summary, then one ping judgment. */
+/**
+ * Why a ledger at `path` (relative to the working directory) could not be written, e.g. `EISDIR: is a
+ * directory`, or undefined. Creates nothing: an existing path must be a writable non-directory; a missing
+ * one needs its nearest existing ancestor to be a directory we may create entries in. (A device that
+ * fails only on write, such as /dev/full, passes; the CLI reports such write failures when they happen.)
+ */
+export function ledgerProblem(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) return fsReason({ code: 'EISDIR' });
+    accessSync(path, constants.W_OK);
+    return undefined;
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT') return fsReason(err);
+  }
+  for (let dir = dirname(resolve(path)); ; ) {
+    try {
+      if (!statSync(dir).isDirectory()) return `${dir}: ${fsReason({ code: 'ENOTDIR' })}`;
+      accessSync(dir, constants.W_OK | constants.X_OK);
+      return undefined;
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') return `${dir}: ${fsReason(err)}`;
+    }
+    const up = dirname(dir);
+    if (up === dir) return 'no existing parent directory';
+    dir = up;
+  }
+}
+
+/** Builds the report: configuration summary, the ledger's writability, then one ping judgment. */
 export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorReport; config?: JevConfig; exit: number }> {
   const report: DoctorReport = { version: PACKAGE_VERSION, node: process.version, ready: false };
   let config: JevConfig;
@@ -79,6 +112,14 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
     ledger: config.ledgerPath ?? null,
     gate_fail_open: failOpen,
   });
+  if (config.ledgerPath) {
+    const problem = ledgerProblem(config.ledgerPath);
+    if (problem) {
+      report.ledger_problem = problem;
+      report.error = configError(`JEV_LEDGER ${config.ledgerPath} cannot be written (${problem}); decisions would not be recorded.`).toJSON();
+      return { report, config, exit: EXIT.INVALID };
+    }
+  }
   try {
     report.ping = await ping(config);
     report.ready = true;
@@ -102,7 +143,7 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
       `thresholds  auto_accept ${num(r.thresholds?.auto_accept)}, review_at ${num(r.thresholds?.review_at)}, block_at ${num(r.thresholds?.block_at)}`,
       `timeout     ${r.timeout_ms} ms`,
       `spend cap   ${r.spend_cap === null ? 'none' : `${r.spend_cap} attempts`}`,
-      `ledger      ${r.ledger ?? 'off (set JEV_LEDGER to record decisions)'}`,
+      `ledger      ${r.ledger ?? 'off (set JEV_LEDGER to record decisions)'}${r.ledger_problem ? ` — CANNOT BE WRITTEN (${r.ledger_problem})` : ''}`,
       `gate        ${r.gate_fail_open ? `FAIL-OPEN (${FAIL_OPEN_ENV} is set: when the judge fails, commits go through unjudged)` : `fail-closed (${FAIL_OPEN_ENV}=1 lets commits through when the judge fails)`}`,
     );
   }
@@ -115,7 +156,8 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
 /**
  * `jevcp doctor [--json]`: version, node, provider and why, model, base URL origin, key set yes/no (never
  * the key), thresholds, timeout, spend cap, ledger path; then one ping judgment within the deadline.
- * Prints `ready` / `not ready`. Exit 0 ready; 2 invalid configuration, also when the ping reveals it
+ * Prints `ready` / `not ready`. Exit 0 ready; 2 invalid configuration (a JEV_LEDGER that cannot be
+ * written included, checked without creating anything), also when the ping reveals it
  * (CONFIG_ERROR: a key an HTTP header cannot carry, an OpenAI endpoint without logprobs); 3 the ping failed
  * otherwise (backend down, timeout, invalid response).
  */

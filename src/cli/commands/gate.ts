@@ -10,7 +10,8 @@ import { formatDecision } from '../format';
 import { repoRoot, stagedDiff, stagedStat } from '../git';
 import { EXIT, type CliCommand } from '../io';
 import { interruptSignal } from '../outcome';
-import { cliError, fsReason, reportError, wantsJson } from '../report';
+import { fsReason } from '../fs-reason';
+import { cliError, reportError, wantsJson } from '../report';
 import { createRuntime, exitCodeForError } from '../runtime';
 
 /** Claim used when there is neither a --claim, a bullet line nor a subject line. */

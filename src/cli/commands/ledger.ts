@@ -13,7 +13,8 @@ import type { Floors } from '../../tools/types';
 import { parseCommandArgs } from '../args';
 import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { errnoCode, fsReason, reportError, wantsJson } from '../report';
+import { errnoCode, fsReason } from '../fs-reason';
+import { reportError, wantsJson } from '../report';
 import { exitCodeForError } from '../runtime';
 
 /** Default provider of the replay service: refuses, so a replay can never reach a real backend. */
