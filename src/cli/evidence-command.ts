@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { isSecretVariable } from '../config/env';
 
 /** Characters of evidence-command output kept (the tail, where test summaries are). */
@@ -30,10 +30,14 @@ export function evidenceEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isSecretVariable(name)));
 }
 
+/** After the shell exits, how long output still in the pipes is collected, ms. */
+export const EXIT_GRACE_MS = 500;
+
 /**
  * Runs `command` through the platform shell in `cwd` with a time limit (the whole process group is
- * killed on timeout on POSIX), with `env` stripped of secret variables (`evidenceEnv`). Never throws:
- * failures are part of the evidence.
+ * killed on timeout on POSIX), with `env` stripped of secret variables (`evidenceEnv`). The run ends when
+ * the shell exits, plus EXIT_GRACE_MS for output still in the pipes: a background process that keeps the
+ * pipes open (`server & npm test`) is not waited for. Never throws: failures are part of the evidence.
  */
 export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEFAULT_EVIDENCE_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<EvidenceRun> {
   const started = Date.now();
@@ -43,7 +47,14 @@ export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEF
     let total = 0;
     let timedOut = false;
     let settled = false;
-    const child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+    let child: ChildProcess;
+    try {
+      child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
+    } catch (err) {
+      // e.g. an empty command: spawn refuses synchronously.
+      resolve({ command, exitCode: null, timedOut: false, startError: (err as { code?: string }).code ?? 'error', output: '', omittedChars: 0, durationMs: Date.now() - started });
+      return;
+    }
     const take = (chunk: Buffer) => {
       const s = chunk.toString('utf8');
       total += s.length;
@@ -63,13 +74,23 @@ export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEF
       timedOut = true;
       kill();
     }, timeoutMs);
+    let grace: NodeJS.Timeout | undefined;
     const finish = (exitCode: number | null, startError?: string) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       resolve({ command, exitCode: timedOut ? null : exitCode, timedOut, startError, output, omittedChars: Math.max(0, total - output.length), durationMs: Date.now() - started });
     };
     child.on('error', (err) => finish(null, (err as { code?: string }).code ?? 'error'));
+    child.on('exit', (code) => {
+      grace = setTimeout(() => {
+        // Something the shell started still holds the pipes: stop reading and answer with what we have.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code);
+      }, EXIT_GRACE_MS);
+    });
     child.on('close', (code) => finish(code));
   });
 }
