@@ -3,6 +3,8 @@
  * labels the mock judge, so a mock decision is never mistaken for a real one.
  */
 
+import { safeText } from './safe-text';
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,7 +38,7 @@ function row(lines: string[], label: string, value: string | undefined): void {
   if (value !== undefined && value !== '') lines.push(`  ${label.padEnd(12)}${value}`);
 }
 
-/** Printout of one successful tool result. `tool` names the tool; unknown fields are left to --json. */
+/** Printout of one successful tool result (terminal controls escaped, see safeText). `tool` names the tool; unknown fields are left to --json. */
 export function formatDecision(tool: string, result: unknown): string {
   const r = isObj(result) ? result : {};
   const lines = [`${tool} — model ${modelLabel(r.model)}`];
@@ -94,7 +96,8 @@ export function formatDecision(tool: string, result: unknown): string {
     const c = r.coverage;
     row(lines, 'coverage', c.complete === true ? 'complete' : `INCOMPLETE — evaluated ${String(c.evaluated_chars)} of ${String(c.original_chars)} chars (never auto)`);
   }
-  return `${lines.join('\n')}\n`;
+  // Model names, ids, claims and arguments are untrusted: no terminal control reaches the screen.
+  return safeText(`${lines.join('\n')}\n`);
 }
 
 function formatReview(lines: string[], review: Obj, showAction: boolean): void {

@@ -3,7 +3,7 @@ import type { DecisionRecord } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
 import { findTooDeep, MAX_ARGUMENT_DEPTH } from '../tools/schemas';
 import { errnoCode, fsReason } from './fs-reason';
-import { clip } from './safe-text';
+import { clip, safeText } from './safe-text';
 
 /** What a record's `input` becomes when the arguments were too deeply nested to be written (they were refused). */
 export const DEEP_INPUT_PLACEHOLDER = Object.freeze({
@@ -36,7 +36,7 @@ export class ReportingLedger implements LedgerSink {
       await this.file.append(kept);
     } catch (err) {
       const reason = errnoCode(err) ? fsReason(err) : clip(String((err as Error)?.message ?? err));
-      this.stderr.write(`jevcp: could not write the ledger (${this.file.path}): ${reason}\n`);
+      this.stderr.write(safeText(`jevcp: could not write the ledger (${this.file.path}): ${reason}\n`));
     }
   }
 

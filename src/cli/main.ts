@@ -12,6 +12,7 @@ import { makeStepCommand } from './commands/step';
 import { stepAgentCommand } from './commands/step-agent';
 import { EXIT, type CliCommand, type CliIO } from './io';
 import { wantsJson } from './report';
+import { safeText } from './safe-text';
 
 /**
  * Subcommands by name. `step … --agent NAME` is handed to the registry's step-agent command.
@@ -46,7 +47,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {
     if (wantsJson(rest)) io.stdout.write(`${JSON.stringify({ error: invalidInput(`unknown command ${JSON.stringify(name)}.`).toJSON() }, null, 2)}\n`);
-    io.stderr.write(`jevcp: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    io.stderr.write(`${safeText(`jevcp: unknown command ${JSON.stringify(name)}`)}\n\n${USAGE}`);
     return EXIT.INVALID;
   }
   return command(rest, io);
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     code = await runCli(process.argv.slice(2), io);
   } catch (err) {
     // Commands report their own errors; this is a last resort that never prints a stack with secrets.
-    io.stderr.write(`jevcp: unexpected failure (${(err as Error)?.name ?? 'error'}: ${(err as Error)?.message ?? String(err)})\n`);
+    io.stderr.write(safeText(`jevcp: unexpected failure (${(err as Error)?.name ?? 'error'}: ${(err as Error)?.message ?? String(err)})\n`));
     code = EXIT.OPERATIONAL;
   }
   process.exitCode = code;

@@ -2,6 +2,7 @@ import type { CallOutcome } from '../tools/runner';
 import { formatDecision } from './format';
 import { EXIT, type CliIO } from './io';
 import { exitCodeForError } from './runtime';
+import { safeText } from './safe-text';
 
 /**
  * Prints a tool outcome and returns the exit code. `--json`: the result (or `{"error":…}`) as JSON on
@@ -14,7 +15,7 @@ export function printOutcome(io: CliIO, tool: string, outcome: CallOutcome, json
     return EXIT.OK;
   }
   if (json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
-  io.stderr.write(`jevcp: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n`);
+  io.stderr.write(safeText(`jevcp: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n`));
   return exitCodeForError(outcome.error);
 }
 

@@ -2,7 +2,7 @@ import { invalidInput, isAbortError, JevError } from '../judgment/errors';
 import { errnoCode, fsReason } from './fs-reason';
 import type { CliIO } from './io';
 import { exitCodeForError } from './runtime';
-import { clip } from './safe-text';
+import { clip, safeText } from './safe-text';
 
 /**
  * The JevError a CLI command reports for `err`. JevErrors stand; an abort is CANCELLED; an fs error is
@@ -39,6 +39,6 @@ export function wantsJson(args: readonly string[]): boolean {
 export function reportError(io: CliIO, err: unknown, json = false): number {
   const error = cliError(err);
   if (json) io.stdout.write(`${JSON.stringify({ error: error.toJSON() }, null, 2)}\n`);
-  io.stderr.write(`jevcp: ${error.code}: ${error.message}\n`);
+  io.stderr.write(safeText(`jevcp: ${error.code}: ${error.message}\n`));
   return exitCodeForError(error);
 }

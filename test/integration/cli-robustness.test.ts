@@ -283,3 +283,35 @@ describe('ledger write failures are visible', () => {
     }
   });
 });
+
+describe('terminal controls in human output', () => {
+  it('gate --claim with ESC: human output escapes it (\\x1b), --json keeps the exact claim', async () => {
+    const repo = join(dir, 'escapes-repo');
+    mkdirSync(repo, { recursive: true });
+    const git = (...args: string[]) => {
+      const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=', ...args], { cwd: repo, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    };
+    writeFileSync(join(repo, 'a.txt'), 'one\n');
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-q', '--no-verify', '-m', 'init');
+    writeFileSync(join(repo, 'a.txt'), 'one\ntwo\n');
+    git('add', 'a.txt');
+    const claim = '\u001b[31mRED\u009b2J';
+    const human = await jevcp(['gate', '--staged', '--claim', claim], { cwd: repo });
+    assert.ok(human.code === 0 || human.code === 1, human.stderr);
+    assert.doesNotMatch(human.stdout + human.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, 'no raw control character is printed');
+    assert.match(human.stdout, /\\x1b\[31mRED\\x9b2J/);
+    const json = await jevcp(['gate', '--staged', '--claim', claim, '--json'], { cwd: repo });
+    const result = JSON.parse(json.stdout) as { verification: { results: { claim: string }[] } };
+    assert.equal(result.verification.results[0]?.claim, claim);
+  });
+
+  it('error messages naming a file with controls are escaped too', async () => {
+    const r = await jevcp(['step', join(dir, 'no\u001b[2Jsuch.jev.json')]);
+    assert.equal(r.code, 2);
+    assert.doesNotMatch(r.stderr, /\u001b/);
+    assert.match(r.stderr, /no\\x1b\[2Jsuch\.jev\.json/);
+  });
+});

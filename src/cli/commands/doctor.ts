@@ -11,6 +11,7 @@ import { parseCommandArgs } from '../args';
 import { errnoCode, fsReason } from '../fs-reason';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { reportError, wantsJson } from '../report';
+import { safeText } from '../safe-text';
 import { exitCodeForError, mockNotice } from '../runtime';
 import { modelLabel, num } from '../format';
 
@@ -166,7 +167,7 @@ export const doctorCommand: CliCommand = async (args, io) => {
     const { values } = parseCommandArgs('doctor', args, { json: { type: 'boolean' } });
     const { report, config, exit } = await doctorReport(io.env);
     if (config?.provider === 'mock') io.stderr.write(`${mockNotice(config)}\n`);
-    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report, config));
+    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : safeText(humanReport(report, config)));
     return exit;
   } catch (err) {
     return reportError(io, err, wantsJson(args));

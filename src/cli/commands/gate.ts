@@ -13,6 +13,7 @@ import { interruptSignal } from '../outcome';
 import { fsReason } from '../fs-reason';
 import { cliError, reportError, wantsJson } from '../report';
 import { createRuntime, exitCodeForError } from '../runtime';
+import { safeText } from '../safe-text';
 
 /** Claim used when there is neither a --claim, a bullet line nor a subject line. */
 export const FALLBACK_CLAIM = 'The staged change is complete and ready to commit.';
@@ -118,7 +119,7 @@ export const gateCommand: CliCommand = async (args, io) => {
       }
       const request = messageText(message) || claims.join('\n');
       const input: GateRequest['input'] = { request, diff, claims, evidence, ...(tests !== undefined ? { tests } : {}) };
-      for (const n of notes) io.stderr.write(`jevcp: ${n}.\n`);
+      for (const n of notes) io.stderr.write(safeText(`jevcp: ${n}.\n`));
 
       const interrupt = interruptSignal();
       try {
@@ -127,10 +128,10 @@ export const gateCommand: CliCommand = async (args, io) => {
           const open = failOpen && failOpenApplies(outcome.error);
           if (values.json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON(), ...(open ? { fail_open: true } : {}) }, null, 2)}\n`);
           if (!open) {
-            io.stderr.write(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`);
+            io.stderr.write(safeText(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`));
             return exitCodeForError(outcome.error);
           }
-          io.stderr.write(`jevcp: gate failed: ${outcome.error.code}: ${outcome.error.message}\n${failOpenWarning(outcome.error)}`);
+          io.stderr.write(safeText(`jevcp: gate failed: ${outcome.error.code}: ${outcome.error.message}\n${failOpenWarning(outcome.error)}`));
           return EXIT.OK;
         }
         const action = (outcome.result as { action?: unknown }).action;
@@ -153,7 +154,7 @@ export const gateCommand: CliCommand = async (args, io) => {
     if (wantsJson(args)) io.stdout.write(`${JSON.stringify({ error: error.toJSON(), ...(open ? { fail_open: true } : {}) }, null, 2)}\n`);
     const code = reportError(io, error);
     if (open) {
-      io.stderr.write(failOpenWarning(error));
+      io.stderr.write(safeText(failOpenWarning(error)));
       return EXIT.OK;
     }
     return code;

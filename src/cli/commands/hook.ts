@@ -6,6 +6,7 @@ import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
 import { reportError, wantsJson } from '../report';
+import { safeText } from '../safe-text';
 
 /** Absolute real path of the running CLI script (dist/cli.js when bundled; follows an npm bin symlink). */
 export function runningCliPath(): string {
@@ -42,36 +43,39 @@ export const hookCommand: CliCommand = async (args, io) => {
     if (sub !== 'install' && values['evidence-cmd'] !== undefined) throw invalidInput(`hook: --evidence-cmd applies to install only.`);
     const repoDir = resolve(io.cwd, values.repo ?? '.');
     const out = (obj: unknown) => io.stdout.write(`${JSON.stringify(obj, null, 2)}\n`);
+    // Paths and git's notes may hold terminal controls: escaped in human output.
+    const say = (text: string) => io.stdout.write(safeText(text));
+    const note = (text: string) => io.stderr.write(safeText(text));
 
     if (sub === 'install') {
       const r = await installHook({ repoDir, nodePath: process.execPath, cliPath: runningCliPath(), evidenceCommand: values['evidence-cmd'], gitEnv: io.env });
-      for (const w of r.warnings) io.stderr.write(`jevcp: note: ${w}\n`);
+      for (const w of r.warnings) note(`jevcp: note: ${w}\n`);
       if (values.json) out(r);
       else {
         const verb = r.action === 'installed' ? 'installed' : r.action === 'updated' ? 'updated (it was already installed)' : 'already installed, unchanged';
-        io.stdout.write(`commit-msg hook ${verb}: ${r.hookPath}\n`);
-        io.stdout.write(`  runs        ${process.execPath} ${runningCliPath()} gate --staged --message-file <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
-        if (r.chainedPath) io.stdout.write(`  chained     the previous hook, kept as ${CHAINED_NAME}, runs first\n`);
-        io.stdout.write(`  bypass      git commit --no-verify; ${FAIL_OPEN_ENV}=1 lets commits through when the judge fails\n`);
+        say(`commit-msg hook ${verb}: ${r.hookPath}\n`);
+        say(`  runs        ${process.execPath} ${runningCliPath()} gate --staged --message-file <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
+        if (r.chainedPath) say(`  chained     the previous hook, kept as ${CHAINED_NAME}, runs first\n`);
+        say(`  bypass      git commit --no-verify; ${FAIL_OPEN_ENV}=1 lets commits through when the judge fails\n`);
       }
       return EXIT.OK;
     }
     if (sub === 'uninstall') {
       const r = await uninstallHook({ repoDir, gitEnv: io.env });
       if (values.json) out(r);
-      else if (r.action === 'restored') io.stdout.write(`commit-msg hook removed; the previous hook is back: ${r.hookPath}\n`);
-      else if (r.action === 'removed') io.stdout.write(`commit-msg hook removed: ${r.hookPath}\n`);
-      else io.stdout.write(`the jev commit-msg hook is not installed in ${r.hooksDir}; nothing changed\n`);
-      if (r.foreignHook) io.stderr.write(`jevcp: note: ${r.hookPath} is another tool's hook; left alone.\n`);
-      if (r.orphanBackup) io.stderr.write(`jevcp: note: ${r.orphanBackup} is a backup from an earlier install; left alone.\n`);
+      else if (r.action === 'restored') say(`commit-msg hook removed; the previous hook is back: ${r.hookPath}\n`);
+      else if (r.action === 'removed') say(`commit-msg hook removed: ${r.hookPath}\n`);
+      else say(`the jev commit-msg hook is not installed in ${r.hooksDir}; nothing changed\n`);
+      if (r.foreignHook) note(`jevcp: note: ${r.hookPath} is another tool's hook; left alone.\n`);
+      if (r.orphanBackup) note(`jevcp: note: ${r.orphanBackup} is a backup from an earlier install; left alone.\n`);
       return EXIT.OK;
     }
     const s = await hookStatus({ repoDir, gitEnv: io.env });
     if (values.json) out(s);
     else {
       const state = s.installed ? `installed${s.chained ? ', chaining the previous hook' : ''}` : s.foreignHook ? 'not installed (another commit-msg hook is present)' : 'not installed';
-      io.stdout.write(`commit-msg hook ${state}: ${s.hookPath}\n`);
-      if (s.installed) io.stdout.write(`  runs        ${s.nodePath ?? '?'} ${s.cliPath ?? '?'}\n`);
+      say(`commit-msg hook ${state}: ${s.hookPath}\n`);
+      if (s.installed) say(`  runs        ${s.nodePath ?? '?'} ${s.cliPath ?? '?'}\n`);
     }
     return EXIT.OK;
   } catch (err) {

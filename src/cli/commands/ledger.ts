@@ -15,6 +15,7 @@ import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { errnoCode, fsReason } from '../fs-reason';
 import { reportError, wantsJson } from '../report';
+import { safeText } from '../safe-text';
 import { exitCodeForError } from '../runtime';
 
 /** Default provider of the replay service: refuses, so a replay can never reach a real backend. */
@@ -93,11 +94,11 @@ async function show(args: string[], io: CliIO): Promise<number> {
   if (values.json) {
     io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
   } else if (missing) {
-    io.stdout.write(`no decisions recorded yet: ${path} does not exist (it is created with the first decision)\n`);
+    io.stdout.write(safeText(`no decisions recorded yet: ${path} does not exist (it is created with the first decision)\n`));
   } else if (records.length === 0) {
-    io.stdout.write(`no decisions recorded in ${path}\n`);
+    io.stdout.write(safeText(`no decisions recorded in ${path}\n`));
   } else {
-    for (const r of records) io.stdout.write(`${showLine(r)}\n`);
+    for (const r of records) io.stdout.write(safeText(`${showLine(r)}\n`));
   }
   return EXIT.OK;
 }
@@ -195,7 +196,7 @@ async function replay(args: string[], io: CliIO): Promise<number> {
     lines.push(changed ? '  the decision CHANGES with these thresholds' : '  the decision is the same with these thresholds');
     const perCall = ['auto_accept', 'review_at', 'block_at'].filter((k) => typeof (record.input as Record<string, unknown> | null)?.[k] === 'number');
     if (perCall.length) lines.push(`  note: the request itself sets ${perCall.join(', ')}; per-call values can only tighten the floors`);
-    io.stdout.write(`${lines.join('\n')}\n`);
+    io.stdout.write(safeText(`${lines.join('\n')}\n`));
   }
   if (!result.outcome.ok && result.outcome.error.code === 'INVALID_RESPONSE' && result.outcome.error.message.startsWith('Replay')) return EXIT.OPERATIONAL;
   return EXIT.OK;

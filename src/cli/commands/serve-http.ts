@@ -5,6 +5,7 @@ import type { CallOptions, CallOutcome } from '../../tools/runner';
 import { JudgmentService } from '../../tools/runner';
 import { EXIT, type CliIO } from '../io';
 import { createRuntime } from '../runtime';
+import { safeText } from '../safe-text';
 
 /** Environment variable holding a fixed bearer token for `serve --http`. */
 export const HTTP_TOKEN_ENV = 'JEV_HTTP_TOKEN';
@@ -59,7 +60,7 @@ export async function serveHttp(port: number, io: CliIO, options: ServeHttpOptio
     ...(fixedToken ? { token: fixedToken } : {}),
     createSession: () => ({ server: createMcpServer(service, { agent: 'mcp' }) }),
     log: (level, message) => {
-      if (level !== 'info') io.stderr.write(`jevcp: ${message}\n`);
+      if (level !== 'info') io.stderr.write(safeText(`jevcp: ${message}\n`));
     },
   });
   const stop = options.stop ?? untilStopSignal();

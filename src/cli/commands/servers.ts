@@ -4,6 +4,7 @@ import { openRegistry } from '../../registry/setup';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
 import { reportError, wantsJson } from '../report';
+import { safeText } from '../safe-text';
 
 /**
  * `jevcp servers [--config F] [--json]` (issue #3 "CLI"): starts every configured MCP server (config file
@@ -20,7 +21,7 @@ export const serversCommand: CliCommand = async (args, io) => {
     try {
       const views = await registry.start();
       const warnings = [...opened.warnings, ...registry.nameConflicts(), ...registry.grantWarnings(agents)];
-      for (const w of warnings) io.stderr.write(`jevcp: warning: ${w}\n`);
+      for (const w of warnings) io.stderr.write(safeText(`jevcp: warning: ${w}\n`));
       const tools = registry.list();
       const agentViews = agents.map((a) => ({
         name: a.name,
@@ -31,9 +32,9 @@ export const serversCommand: CliCommand = async (args, io) => {
         const servers = views.map(({ stderr: _stderr, ...v }) => v);
         io.stdout.write(`${JSON.stringify({ config: opened.configFound ? opened.configPath : null, gate: opened.gate.source, servers, agents: agentViews, warnings }, null, 2)}\n`);
       } else {
-        io.stdout.write(formatServers(views, opened.configFound ? opened.configPath : null, opened.gate.source));
+        io.stdout.write(safeText(formatServers(views, opened.configFound ? opened.configPath : null, opened.gate.source)));
         for (const a of agentViews) {
-          io.stdout.write(`agent ${a.name}: ${a.allowed.length ? a.allowed.join(', ') : '(no known tool granted)'}\n`);
+          io.stdout.write(safeText(`agent ${a.name}: ${a.allowed.length ? a.allowed.join(', ') : '(no known tool granted)'}\n`));
         }
       }
       return views.every((v) => v.status.state === 'ready') ? EXIT.OK : EXIT.OPERATIONAL;

@@ -8,6 +8,7 @@ import { readJsonInput } from '../input';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { interruptSignal, printOutcome } from '../outcome';
 import { reportError, wantsJson } from '../report';
+import { safeText } from '../safe-text';
 import { createRuntime, type Runtime } from '../runtime';
 import { splitRequestFile } from './step';
 
@@ -73,7 +74,7 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
       ...views.filter((v) => v.status.state !== 'ready').map((v) => `server ${v.name} is ${v.status.state}: ${v.status.reason ?? 'no reason given'}`),
       ...registry.grantWarnings([agent]),
     ];
-    for (const n of notes) io.stderr.write(`jevcp: warning: ${n}\n`);
+    for (const n of notes) io.stderr.write(safeText(`jevcp: warning: ${n}\n`));
 
     // Host facts replace the agent's claims; anything malformed is left for the tool to reject by field.
     let facts: CandidateFacts[] = [];
@@ -96,8 +97,8 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
         io.stdout.write(`${JSON.stringify({ decision_id: outcome.record.id, agent: agent.name, result: outcome.result, facts, ...(execution ? { execution: executionJson(execution) } : {}) }, null, 2)}\n`);
       } else {
         io.stdout.write(formatDecision(tool, outcome.result));
-        io.stdout.write(formatFacts(agent.name, facts));
-        if (execution) io.stdout.write(formatExecution(execution));
+        io.stdout.write(safeText(formatFacts(agent.name, facts)));
+        if (execution) io.stdout.write(safeText(formatExecution(execution)));
       }
       if (!execution) return EXIT.OK;
       if (!execution.executed) return EXIT.GATE_NOT_PASSED;
