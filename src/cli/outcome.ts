@@ -1,8 +1,19 @@
+import type { JevError } from '../judgment/errors';
 import type { CallOutcome } from '../tools/runner';
 import { formatDecision } from './format';
 import { EXIT, type CliIO } from './io';
 import { exitCodeForError } from './runtime';
 import { safeText } from './safe-text';
+
+/**
+ * A hint line (with newline) for errors whose message speaks of a long-running server, or ''. The spend cap
+ * says "restart the server"; a CLI command is a new process each time, so its cap is per command.
+ */
+export function errorHint(error: JevError): string {
+  return error.code === 'API_ERROR' && error.message.startsWith('Spend cap reached')
+    ? 'jevcp: (each jevcp command is a new process: JEV_SPEND_CAP applies per command)\n'
+    : '';
+}
 
 /**
  * Prints a tool outcome and returns the exit code. `--json`: the result (or `{"error":…}`) as JSON on
@@ -15,7 +26,7 @@ export function printOutcome(io: CliIO, tool: string, outcome: CallOutcome, json
     return EXIT.OK;
   }
   if (json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
-  io.stderr.write(safeText(`jevcp: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n`));
+  io.stderr.write(safeText(`jevcp: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n${errorHint(outcome.error)}`));
   return exitCodeForError(outcome.error);
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { noLogprobsCompletion, startFakeOpenAi } from '../helpers/fake-openai';
+import { startFakeSystemOne } from '../helpers/fake-systemone';
 import { CLI, cleanEnv, ensureBuilt, ROOT } from './mcp-fixtures';
 
 interface Run {
@@ -313,5 +314,34 @@ describe('terminal controls in human output', () => {
     assert.equal(r.code, 2);
     assert.doesNotMatch(r.stderr, /\u001b/);
     assert.match(r.stderr, /no\\x1b\[2Jsuch\.jev\.json/);
+  });
+});
+
+describe('small messages', () => {
+  it('step FILE --execute without --agent says --execute needs --agent NAME', async () => {
+    const r = await jevcp(['step', EXAMPLE, '--execute']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /step: --execute needs --agent NAME/);
+    assert.doesNotMatch(r.stderr, /Unknown option/);
+  });
+
+  it('hook install --evidence-cmd "" names the option, not an internal field', async () => {
+    const r = await jevcp(['hook', 'install', '--repo', dir, '--evidence-cmd', '']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /hook: --evidence-cmd: must not be empty/);
+    assert.doesNotMatch(r.stderr, /evidenceCommand/);
+  });
+
+  it('a spend cap reached in a one-shot command adds a hint that the cap is per command', async () => {
+    const fake = await startFakeSystemOne();
+    try {
+      fake.script({ status: 503 });
+      const r = await jevcp(['call', 'jev_screen', '--input', '-'], { env: cleanEnv({ JEV_BASE_URL: fake.url, JEV_API_KEY: 'sk-robust-test-0000', JEV_SPEND_CAP: '1', JEV_TIMEOUT_MS: '5000' }), input: '{"text":"x"}' });
+      assert.equal(r.code, 3, r.stderr);
+      assert.match(r.stderr, /Spend cap reached/);
+      assert.match(r.stderr, /\(each jevcp command is a new process: JEV_SPEND_CAP applies per command\)/);
+    } finally {
+      await fake.close();
+    }
   });
 });

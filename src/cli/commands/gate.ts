@@ -9,7 +9,7 @@ import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceText, runEvidenceCommand } from '.
 import { formatDecision } from '../format';
 import { repoRoot, stagedDiff, stagedStat } from '../git';
 import { EXIT, type CliCommand } from '../io';
-import { interruptSignal } from '../outcome';
+import { errorHint, interruptSignal } from '../outcome';
 import { fsReason } from '../fs-reason';
 import { cliError, reportError, wantsJson } from '../report';
 import { createRuntime, exitCodeForError } from '../runtime';
@@ -128,10 +128,10 @@ export const gateCommand: CliCommand = async (args, io) => {
           const open = failOpen && failOpenApplies(outcome.error);
           if (values.json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON(), ...(open ? { fail_open: true } : {}) }, null, 2)}\n`);
           if (!open) {
-            io.stderr.write(safeText(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n`));
+            io.stderr.write(safeText(`jevcp: gate failed closed: ${outcome.error.code}: ${outcome.error.message}\n${errorHint(outcome.error)}`));
             return exitCodeForError(outcome.error);
           }
-          io.stderr.write(safeText(`jevcp: gate failed: ${outcome.error.code}: ${outcome.error.message}\n${failOpenWarning(outcome.error)}`));
+          io.stderr.write(safeText(`jevcp: gate failed: ${outcome.error.code}: ${outcome.error.message}\n${errorHint(outcome.error)}${failOpenWarning(outcome.error)}`));
           return EXIT.OK;
         }
         const action = (outcome.result as { action?: unknown }).action;

@@ -41,6 +41,9 @@ export const hookCommand: CliCommand = async (args, io) => {
     }
     if (extra.length > 0) throw invalidInput(`hook: unexpected argument ${JSON.stringify(extra[0])}.`);
     if (sub !== 'install' && values['evidence-cmd'] !== undefined) throw invalidInput(`hook: --evidence-cmd applies to install only.`);
+    const evidenceCmd = values['evidence-cmd'];
+    if (evidenceCmd !== undefined && evidenceCmd.trim() === '') throw invalidInput('hook: --evidence-cmd: must not be empty (give the command whose output is the evidence, e.g. "npm test").');
+    if (evidenceCmd !== undefined && /[\0\n\r]/.test(evidenceCmd)) throw invalidInput('hook: --evidence-cmd: must be a single line (no line breaks or NUL).');
     const repoDir = resolve(io.cwd, values.repo ?? '.');
     const out = (obj: unknown) => io.stdout.write(`${JSON.stringify(obj, null, 2)}\n`);
     // Paths and git's notes may hold terminal controls: escaped in human output.

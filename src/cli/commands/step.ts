@@ -35,6 +35,9 @@ export function makeStepCommand(delegate?: (args: string[], io: CliIO) => Promis
   return async (args, io) => {
     if (delegate && args.some((a) => a === '--agent' || a.startsWith('--agent='))) return delegate(args, io);
     try {
+      const end = args.indexOf('--');
+      const agentOnly = (end < 0 ? args : args.slice(0, end)).find((a) => /^--(execute|config)(=|$)/.test(a));
+      if (agentOnly) throw invalidInput(`step: ${agentOnly.split('=')[0]} needs --agent NAME (the agent whose tool registry prepares and runs the call), e.g. \`jevcp step FILE --agent coder --execute\`.`);
       const { values, positionals } = parseCommandArgs('step', args, { json: { type: 'boolean' } }, true);
       if (positionals.length !== 1) throw invalidInput('step: give exactly one request file, e.g. `jevcp step examples/parser-fix.jev.json`.');
       const file = positionals[0]!;
