@@ -1,5 +1,5 @@
 import { loadConfig, secretValues, type JevConfig } from '../config/env';
-import { JevError, toJevError } from '../judgment/errors';
+import type { JevError } from '../judgment/errors';
 import { JsonlLedger } from '../ledger/jsonl';
 import { createProvider, providerLabel } from '../providers/factory';
 import type { JudgmentProvider } from '../providers/port';
@@ -73,11 +73,4 @@ export function exitCodeForError(error: JevError): number {
     default:
       return EXIT.OPERATIONAL;
   }
-}
-
-/** Prints `jevcp: <CODE>: <message>` on stderr and returns the exit code for `err`. */
-export function reportError(io: CliIO, err: unknown): number {
-  const error = toJevError(err);
-  io.stderr.write(`jevcp: ${error.code}: ${error.message}\n`);
-  return exitCodeForError(error);
 }
