@@ -46,7 +46,8 @@ export class JsonlLedger implements LedgerSink {
     }
     try {
       const stat = fstatSync(fd);
-      if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+      // Only a regular file of ours is narrowed: never a device or FIFO the user pointed us at.
+      if (process.platform !== 'win32' && stat.isFile() && (stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
       if (stat.size > 0 && lastByte(path, stat.size) !== 0x0a) writeSync(fd, '\n');
     } catch (err) {
       closeSync(fd);

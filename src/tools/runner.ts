@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { judge, type JudgeOptions } from '../judgment/judge';
 import { JevError, toJevError } from '../judgment/errors';
 import { redactSecrets, redactText, usableSecrets } from '../judgment/redact';
+import { rejectDeepNesting } from './schemas';
 import type { QuestionMap } from '../judgment/types';
 import type { DecisionRecord, RecordedExchange } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
@@ -94,6 +95,8 @@ export class JudgmentService {
 
     let outcome: { ok: true; result: unknown } | { ok: false; error: JevError };
     try {
+      // Every tool, judgevet's included, refuses deeply nested arguments before any recursive walk.
+      rejectDeepNesting(args);
       const input = tool.parse(args, floors);
       const result = await tool.execute(input, ctx);
       const checked = tool.outputSchema.safeParse(result);

@@ -85,3 +85,21 @@ describe('argument depth limit', () => {
     }
   });
 });
+
+it('judgevet tools refuse deeply nested arguments too (runner check), with no provider call', async () => {
+  const { DEFAULT_FLOORS } = await import('../../src/tools/types');
+  let calls = 0;
+  const provider = { id: 'stub', calibrated: true, systemOne: async () => { calls++; throw new Error('must not be called'); } };
+  const service = new JudgmentService({ provider, tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'm' });
+  let state: unknown = 'leaf';
+  for (let i = 0; i < 10_000; i++) state = { a: state };
+  for (const tool of ['ask_noul', 'evaluate_policy']) {
+    const outcome = await service.call(tool, { state, instruction: 'Is it?', questions: { q: { type: 'noul' } }, policy: { rules: [] } });
+    assert.equal(outcome.ok, false);
+    if (!outcome.ok) {
+      assert.equal(outcome.error.code, 'INVALID_INPUT', tool);
+      assert.match(outcome.error.message, /nested deeper than 64 levels/);
+    }
+  }
+  assert.equal(calls, 0);
+});
