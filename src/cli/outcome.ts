@@ -1,5 +1,5 @@
-import type { JevError } from '../judgment/errors';
-import type { CallOutcome } from '../tools/runner';
+import { invalidInput, type JevError } from '../judgment/errors';
+import type { CallOutcome, JudgmentService } from '../tools/runner';
 import { formatDecision } from './format';
 import { EXIT, type CliIO } from './io';
 import { exitCodeForError } from './runtime';
@@ -46,4 +46,20 @@ export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
       process.off('SIGTERM', onSignal);
     },
   };
+}
+
+/**
+ * Runs one tool call as agent `cli` under an interrupt signal and prints its outcome (human or --json).
+ * Resolves to the command's exit code. Shared by `call` and `step`; `where` prefixes an unknown-tool message.
+ */
+export async function callAndPrint(io: CliIO, service: JudgmentService, tool: string, input: unknown, json: boolean, where: string): Promise<number> {
+  if (!service.tools.has(tool)) {
+    throw invalidInput(`${where}unknown tool ${JSON.stringify(tool)}; known tools: ${[...service.tools.keys()].join(', ')}.`);
+  }
+  const interrupt = interruptSignal();
+  try {
+    return printOutcome(io, tool, await service.call(tool, input, { agent: 'cli', signal: interrupt.signal }), json);
+  } finally {
+    interrupt.dispose();
+  }
 }

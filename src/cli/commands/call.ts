@@ -2,7 +2,7 @@ import { invalidInput } from '../../judgment/errors';
 import { parseCommandArgs } from '../args';
 import { readJsonInput } from '../input';
 import type { CliCommand } from '../io';
-import { interruptSignal, printOutcome } from '../outcome';
+import { callAndPrint } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { createRuntime } from '../runtime';
 
@@ -22,17 +22,8 @@ export const callCommand: CliCommand = async (args, io) => {
     }
     const runtime = createRuntime(io);
     try {
-      if (!runtime.service.tools.has(tool)) {
-        throw invalidInput(`call: unknown tool ${JSON.stringify(tool)}; known tools: ${[...runtime.service.tools.keys()].join(', ')}.`);
-      }
       const input = await readJsonInput(source, io);
-      const interrupt = interruptSignal();
-      try {
-        const outcome = await runtime.service.call(tool, input, { agent: 'cli', signal: interrupt.signal });
-        return printOutcome(io, tool, outcome, values.json === true);
-      } finally {
-        interrupt.dispose();
-      }
+      return await callAndPrint(io, runtime.service, tool, input, values.json === true, 'call: ');
     } finally {
       runtime.close();
     }

@@ -2,7 +2,7 @@ import { invalidInput } from '../../judgment/errors';
 import { parseCommandArgs } from '../args';
 import { readJsonInput } from '../input';
 import type { CliCommand, CliIO } from '../io';
-import { interruptSignal, printOutcome } from '../outcome';
+import { callAndPrint } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { createRuntime } from '../runtime';
 
@@ -44,16 +44,7 @@ export function makeStepCommand(delegate?: (args: string[], io: CliIO) => Promis
       const runtime = createRuntime(io);
       try {
         const { tool, input } = splitRequestFile(await readJsonInput(file, io), file);
-        if (!runtime.service.tools.has(tool)) {
-          throw invalidInput(`${file}: tool: unknown tool ${JSON.stringify(tool)}; known tools: ${[...runtime.service.tools.keys()].join(', ')}.`);
-        }
-        const interrupt = interruptSignal();
-        try {
-          const outcome = await runtime.service.call(tool, input, { agent: 'cli', signal: interrupt.signal });
-          return printOutcome(io, tool, outcome, values.json === true);
-        } finally {
-          interrupt.dispose();
-        }
+        return await callAndPrint(io, runtime.service, tool, input, values.json === true, `${file}: tool: `);
       } finally {
         runtime.close();
       }
