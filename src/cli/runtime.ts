@@ -56,7 +56,7 @@ export function createRuntime(io: CliIO, options: RuntimeOptions = {}): Runtime 
 
 /** The one-line stderr notice shown whenever the mock judge is used. */
 export function mockNotice(config: JevConfig): string {
-  const why = config.providerReason === 'JEV_PROVIDER' ? 'JEV_PROVIDER=mock' : config.providerReason; // e.g. `JEV_MOCK=1 (overrides JEV_PROVIDER=openai)`
+  const why = config.providerReason === 'JEV_PROVIDER' ? 'JEV_PROVIDER=mock' : config.providerReason; // e.g. `JEV_MOCK=1, overriding JEV_PROVIDER=openai`
   return `jevcp: ${why} — using the mock judge (deterministic, not a real judgment)`;
 }
 

@@ -134,7 +134,7 @@ export function loadConfig(env: Env = process.env): JevConfig {
   if (mockVar) {
     provider = 'mock';
     const set = `${mockVar}=${env[mockVar]!.trim()}`;
-    providerReason = chosen && chosen !== 'mock' ? `${set} (overrides JEV_PROVIDER=${chosen})` : set;
+    providerReason = chosen && chosen !== 'mock' ? `${set}, overriding JEV_PROVIDER=${chosen}` : set;
   } else if (chosen) {
     provider = chosen;
     providerReason = 'JEV_PROVIDER';

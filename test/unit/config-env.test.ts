@@ -71,11 +71,11 @@ describe('loadConfig: JEV_MOCK forces the mock judge', () => {
   it('wins over JEV_PROVIDER and says so in providerReason', () => {
     const openai = loadConfig({ JEV_MOCK: '1', JEV_PROVIDER: 'openai', JEV_BASE_URL: 'http://127.0.0.1:8080' });
     assert.equal(openai.provider, 'mock');
-    assert.equal(openai.providerReason, 'JEV_MOCK=1 (overrides JEV_PROVIDER=openai)');
+    assert.equal(openai.providerReason, 'JEV_MOCK=1, overriding JEV_PROVIDER=openai');
     const systemone = loadConfig({ JEV_MCP_MOCK: 'true', JEV_PROVIDER: 'SystemOne', JEV_API_KEY: 'sk-config-test-1234' });
     assert.equal(systemone.provider, 'mock');
-    assert.equal(systemone.providerReason, 'JEV_MCP_MOCK=true (overrides JEV_PROVIDER=systemone)');
-    assert.match(mockNotice(openai), /^jevcp: JEV_MOCK=1 \(overrides JEV_PROVIDER=openai\) — using the mock judge/);
+    assert.equal(systemone.providerReason, 'JEV_MCP_MOCK=true, overriding JEV_PROVIDER=systemone');
+    assert.match(mockNotice(openai), /^jevcp: JEV_MOCK=1, overriding JEV_PROVIDER=openai — using the mock judge/);
     assert.match(mockNotice(loadConfig({ JEV_PROVIDER: 'mock' })), /^jevcp: JEV_PROVIDER=mock — using the mock judge/);
   });
 
