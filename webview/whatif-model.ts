@@ -28,6 +28,19 @@ export function floorsUsed(tool: string): readonly FloorKey[] {
   return Object.hasOwn(FLOORS_USED, tool) ? FLOORS_USED[tool]! : [];
 }
 
+/**
+ * Why a record cannot be recomputed at all, as one plain line, or undefined when it can: a call that
+ * failed (or kept no result, or made no judgment exchange) has no answers to replay, so any
+ * "recomputation" could only report a replay error, which would read as a code change.
+ */
+export function notRecomputable(record: Pick<DecisionRecord, 'result' | 'error' | 'exchanges'>): string | undefined {
+  const hasResult = record.result !== undefined && record.result !== null;
+  const hasExchanges = Array.isArray(record.exchanges) && record.exchanges.length > 0;
+  if (hasResult && hasExchanges && !record.error) return undefined;
+  const code = record.error?.code ?? (hasResult ? 'no recorded judgment' : 'no recorded result');
+  return `This call failed before a judgment was made (${code}): nothing to recompute.`;
+}
+
 /** Slider step: probabilities move in hundredths. */
 export const SLIDER_STEP = 0.01;
 const STEPS_PER_UNIT = 100;

@@ -4,7 +4,7 @@ import { h, replaceChildren } from './dom';
 import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from './outcome-diff';
 import { explainReason } from './reason-codes';
 import { loadWhatIf } from './whatif-loader';
-import { FLOOR_KEYS, SLIDER_STEP, floorsUsed, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
+import { FLOOR_KEYS, SLIDER_STEP, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
 
 /**
  * What-if sliders for auto_accept / review_at / block_at. Each change recomputes the decision in the
@@ -44,6 +44,11 @@ export class WhatIfView {
     this.note = h('div', { class: 'whatif-note muted' });
     if (used.length === 0 || o.record.kind !== 'decision') {
       this.el = h('div', { class: 'whatif', id: 'whatif' }, h('div', { class: 'muted' }, `${o.record.tool} results do not depend on thresholds; nothing to recompute.`));
+      return;
+    }
+    const failed = notRecomputable(o.record);
+    if (failed) {
+      this.el = h('div', { class: 'whatif', id: 'whatif' }, h('div', { class: 'muted whatif-failed' }, failed));
       return;
     }
     const sliders = FLOOR_KEYS.filter((k) => used.includes(k)).map((k) => this.slider(k));

@@ -13,7 +13,8 @@ import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
 import { candidateRows } from '../../webview/candidates-view';
 import { changeSummary, diffOutcomes, outcomeLines } from '../../webview/outcome-diff';
 import { recompute, supportsWhatIf } from '../../webview/whatif-engine';
-import { FLOORS_USED, floorsUsed, recordFloors, sameFloors, toSlider } from '../../webview/whatif-model';
+import { FLOORS_USED, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider } from '../../webview/whatif-model';
+import { JevError } from '../../src/judgment/errors';
 
 /** Answers chosen by the test, per question id; unknown ids fail loudly. */
 class ScriptedProvider implements JudgmentProvider {
@@ -141,6 +142,24 @@ describe('webview what-if recomputation', () => {
     assert.deepEqual(floorsUsed('ask_noul'), []);
     const noul = await record(new MockProvider(), 'ask_noul', { state: 'x', instruction: 'Is it?' });
     await assert.rejects(recompute(noul, DEFAULT_FLOORS), /do not depend on thresholds/);
+  });
+
+  it('offers no what-if for a call that failed before any judgment, naming the error code', async () => {
+    const failing: JudgmentProvider = {
+      id: 'failing',
+      calibrated: true,
+      async systemOne() {
+        throw new JevError('API_ERROR', 'upstream said 500');
+      },
+    };
+    const failed = await record(failing, 'jev_step', STEP_INPUT);
+    assert.equal(failed.error?.code, 'API_ERROR');
+    assert.equal(failed.exchanges.length, 0);
+    assert.equal(notRecomputable(failed), 'This call failed before a judgment was made (API_ERROR): nothing to recompute.');
+    const ok = await record(new ScriptedProvider(STEP_ANSWERS), 'jev_step', STEP_INPUT);
+    assert.equal(notRecomputable(ok), undefined);
+    assert.match(notRecomputable({ ...ok, exchanges: [] })!, /no recorded judgment/);
+    assert.match(notRecomputable({ ...ok, result: undefined })!, /no recorded result/);
   });
 
   it('knows the floors of every jev tool and only those', () => {
