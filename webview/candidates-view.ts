@@ -18,7 +18,12 @@ export interface CandidateRow {
   id: string;
   name: string;
   effect: string;
-  /** Position among eligible candidates (the judge's call_i), or null when blocked. */
+  /**
+   * 'eligible' / 'blocked' as the tool decided (its result's blocked_candidates), or 'not_judged' when
+   * the record has no result saying so (a failed call): such a candidate is never shown as eligible.
+   */
+  status: 'eligible' | 'blocked' | 'not_judged';
+  /** Position among eligible candidates (the judge's call_i), or null when blocked or not judged. */
   eligibleIndex: number | null;
   blocked: string[];
   pSelected?: number;
@@ -32,8 +37,11 @@ export function candidateRows(record: DecisionRecord): CandidateRow[] | null {
   const input = isObj(record.input) ? record.input : {};
   if (!Array.isArray(input.candidates)) return null;
   const result = isObj(record.result) ? record.result : {};
+  // Eligibility is the tool's own verdict (src/tools/candidates.ts, recorded as blocked_candidates);
+  // the panel does not re-derive it, and without a result nothing was judged eligible.
+  const judged = !record.error && Array.isArray(result.blocked_candidates);
   const blocked = new Map<string, string[]>();
-  if (Array.isArray(result.blocked_candidates)) {
+  if (judged && Array.isArray(result.blocked_candidates)) {
     for (const b of result.blocked_candidates) if (isObj(b) && typeof b.id === 'string') blocked.set(b.id, Array.isArray(b.reason_codes) ? b.reason_codes.map(String) : []);
   }
   const answers = record.response?.answers ?? {};
@@ -45,12 +53,14 @@ export function candidateRows(record: DecisionRecord): CandidateRow[] | null {
     const cand = isObj(c) ? c : {};
     const id = String(cand.id ?? '?');
     const reasons = blocked.get(id) ?? [];
-    const index = reasons.length ? null : eligible++;
+    const status = !judged ? 'not_judged' : reasons.length ? 'blocked' : 'eligible';
+    const index = status === 'eligible' ? eligible++ : null;
     const suit = index === null ? undefined : answers[`suitable_${index}`];
     return {
       id,
       name: String(cand.name ?? '?'),
       effect: String(cand.effect ?? 'unknown'),
+      status,
       eligibleIndex: index,
       blocked: reasons,
       pSelected: index === null ? undefined : selectedAnswer?.probabilities[`call_${index}`],
@@ -77,15 +87,17 @@ export function renderCandidates(record: DecisionRecord): HTMLElement | null {
       rows.map((r) =>
         h(
           'tr',
-          { class: { blocked: r.blocked.length > 0, selected: r.selected, returned: r.returned }, 'data-candidate': r.id },
+          { class: { blocked: r.status === 'blocked', 'not-judged': r.status === 'not_judged', selected: r.selected, returned: r.returned }, 'data-candidate': r.id },
           h('td', null, h('div', { class: 'cand-id' }, r.returned ? '▶ ' : r.selected ? '✓ ' : '', r.id), h('div', { class: 'cand-name muted' }, r.name)),
           h('td', null, h('span', { class: `effect effect-${r.effect}` }, r.effect)),
           h(
             'td',
             null,
-            r.blocked.length
+            r.status === 'blocked'
               ? r.blocked.map((code) => h('div', { class: 'blocked-reason', title: explainReason(code).text }, code))
-              : h('span', { class: 'eligible' }, `eligible (call_${r.eligibleIndex})`),
+              : r.status === 'eligible'
+                ? h('span', { class: 'eligible' }, `eligible (call_${r.eligibleIndex})`)
+                : h('span', { class: 'not-judged muted', title: 'The call failed before the tool reported which candidates were eligible.' }, 'not judged'),
             r.returned ? h('div', { class: 'cand-flag' }, 'returned') : r.selected ? h('div', { class: 'cand-flag' }, 'selected, not dispatched') : null,
           ),
           h('td', { class: 'num' }, r.pSelected === undefined ? '—' : fmtProb(r.pSelected)),
@@ -104,6 +116,6 @@ export function renderCandidates(record: DecisionRecord): HTMLElement | null {
     noneP !== undefined ? h('div', { class: 'muted' }, `P(none) ${fmtProb(noneP)}${none ? ' — the judge chose none' : ''}`) : null,
     call
       ? h('div', { class: 'returned-call' }, h('div', { class: 'label' }, 'Returned call (exact prepared arguments)'), h('pre', { class: 'json' }, JSON.stringify(call, null, 2)))
-      : h('div', { class: 'returned-call muted' }, `No call returned (handoff ${String(result.handoff ?? '—')}).`),
+      : h('div', { class: 'returned-call muted' }, record.error ? `No call returned (the call failed: ${record.error.code}).` : `No call returned (handoff ${String(result.handoff ?? '—')}).`),
   );
 }

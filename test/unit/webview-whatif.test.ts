@@ -210,11 +210,28 @@ describe('webview candidate table', () => {
     const r = await record(new ScriptedProvider(STEP_ANSWERS), 'jev_step', STEP_INPUT);
     const rows = candidateRows(r)!;
     assert.deepEqual(
-      rows.map((x) => [x.id, x.eligibleIndex, x.blocked, x.pSelected, x.suitability, x.selected, x.returned]),
+      rows.map((x) => [x.id, x.status, x.eligibleIndex, x.blocked, x.pSelected, x.suitability, x.selected, x.returned]),
       [
-        ['read-parser', 0, [], 0.94, 0.9, true, true],
-        ['reset', null, ['not_authorized'], undefined, undefined, false, false],
+        ['read-parser', 'eligible', 0, [], 0.94, 0.9, true, true],
+        ['reset', 'blocked', null, ['not_authorized'], undefined, undefined, false, false],
       ],
+    );
+    const failing: JudgmentProvider = {
+      id: 'failing',
+      calibrated: true,
+      async systemOne() {
+        throw new JevError('API_ERROR', 'upstream said 500');
+      },
+    };
+    const failed = await record(failing, 'jev_step', STEP_INPUT);
+    assert.equal(failed.error?.code, 'API_ERROR');
+    assert.deepEqual(
+      candidateRows(failed)!.map((x) => [x.id, x.status, x.eligibleIndex, x.pSelected]),
+      [
+        ['read-parser', 'not_judged', null, undefined],
+        ['reset', 'not_judged', null, undefined],
+      ],
+      'a failed call judged nothing: no candidate is shown as eligible',
     );
     const gate = { ...r, input: { request: 'x' } } as DecisionRecord;
     assert.equal(candidateRows(gate), null, 'no table without a candidate list');
