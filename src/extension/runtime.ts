@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { JevConfig } from '../config/env';
 import { toJevError } from '../judgment/errors';
+import { redactText } from '../judgment/redact';
 import type { DecisionRecord } from '../ledger/record';
 import { SERVER_NAME } from '../mcp/identity';
 import type { AgentView, BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
@@ -29,6 +30,7 @@ import { JudgmentService } from '../tools/runner';
 import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createEditorServer, editorTools } from './editor-server';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
+import { BackendHealth } from './backend-health';
 import { FeedStore } from './feed-store';
 import { toggleGrant } from './grants';
 import { LazyLedger } from './lazy-ledger';
@@ -74,6 +76,10 @@ export class JevRuntime implements vscode.Disposable {
   /** The API key from SecretStorage, redacted from tool inputs and ledger lines. */
   private secrets: readonly string[] = [];
   private refreshing: Promise<void> = Promise.resolve();
+  /** Outcomes of the last decision calls: a failing backend shows as health 'error'. */
+  private readonly health = new BackendHealth();
+  /** What the backend health was observed against (provider, model, URL, key); a change forgets it. */
+  private backendKey = '';
   private readonly disposables: vscode.Disposable[] = [];
   /** Resolves after the first refresh (settings, key, provider). */
   readonly ready: Promise<void>;
@@ -171,6 +177,7 @@ export class JevRuntime implements vscode.Disposable {
 
   private onRecord(record: DecisionRecord): void {
     this.feed.add(record);
+    if (this.health.observe(record)) this.statusEmitter.fire();
     const outcome = record.error ? `${record.error.code}` : String((record.result as { action?: unknown } | undefined)?.action ?? 'ok');
     this.log.info(`${record.kind} ${record.tool} as ${record.agent}: ${outcome} (${record.latency_ms} ms)`);
     if (record.kind === 'decision' && record.provider !== 'mock') this.statusEmitter.fire(); // spend moved
@@ -206,7 +213,11 @@ export class JevRuntime implements vscode.Disposable {
     });
     if (settings.spendCap !== this.spendCap.maxAttempts) this.spendCap = new SpendCap(settings.spendCap);
     const provider = this.buildProvider(settings, choice, apiKey, models);
-    if (this.secrets[0] !== apiKey) this.secrets = apiKey ? [apiKey] : []; // a new list reopens the ledger sink
+    const keyChanged = this.secrets[0] !== apiKey;
+    if (keyChanged) this.secrets = apiKey ? [apiKey] : []; // a new list reopens the ledger sink
+    const backendKey = JSON.stringify([choice.kind, choice.chatModel?.id, settings.baseUrl, settings.model, settings.timeoutMs]);
+    if (keyChanged || backendKey !== this.backendKey) this.health.reset();
+    this.backendKey = backendKey;
     this.current = { settings, choice, provider, service: this.buildService(settings, provider) };
     this.log.info(`configuration (${reason}): provider ${choice.kind} (${choice.reason})${choice.error ? ` — ${choice.error}` : ''}`);
     for (const problem of settings.problems) this.log.warn(problem);
@@ -390,6 +401,8 @@ export class JevRuntime implements vscode.Disposable {
   status(): BackendStatus {
     const { settings, choice, provider } = this.current;
     const messages: string[] = [];
+    const failure = this.health.describe();
+    if (failure) messages.push(redactText(failure, this.secrets));
     if (choice.warning) messages.push(choice.warning);
     messages.push(...settings.problems);
     if (!settings.trusted) {
@@ -409,7 +422,7 @@ export class JevRuntime implements vscode.Disposable {
       provider: choice.kind,
       model,
       reason: choice.reason,
-      health: choice.error ? 'error' : messages.length ? 'warning' : 'ok',
+      health: choice.error || failure ? 'error' : messages.length ? 'warning' : 'ok',
       ...(messages.length ? { message: messages.join(' ') } : {}),
       calibrated: provider.calibrated && !choice.error,
       spend: { used: this.spendCap.used, ...(this.spendCap.maxAttempts !== undefined ? { cap: this.spendCap.maxAttempts } : {}) },

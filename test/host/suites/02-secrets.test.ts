@@ -4,6 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { startFakeSystemOne, type FakeSystemOne } from '../../helpers/fake-systemone';
 import { SAMPLE_STEP_INPUT, SETTING_KEYS, activateJev, resetSettings, setSetting } from '../helpers';
@@ -41,6 +43,32 @@ describe('API key in SecretStorage', () => {
     assert.ok(!ledger.includes(KEY), 'the ledger file holds the key');
   });
 
+  it('a failing backend shows health error until a call succeeds; a closed port too; the key is never shown', async () => {
+    const api = await activateJev();
+    await vscode.commands.executeCommand('jevPanel.setApiKey', KEY);
+    await setSetting(api, 'baseUrl', fake.url);
+    fake.script({ status: 401 });
+    const failed = await api.call('jev_step', structuredClone(SAMPLE_STEP_INPUT));
+    assert.equal(failed.ok, false);
+    assert.equal(api.status().health, 'error');
+    assert.match(api.status().message ?? '', /^Last call failed: API_ERROR — /);
+    assert.ok(!JSON.stringify(api.status()).includes(KEY));
+    assert.match(api.statusBarText(), /\$\(error\)/);
+    const ok = await api.call('jev_step', structuredClone(SAMPLE_STEP_INPUT));
+    assert.equal(ok.ok, true, ok.ok ? '' : `${ok.error.code}: ${ok.error.message}`);
+    assert.notEqual(api.status().health, 'error');
+    assert.doesNotMatch(api.statusBarText(), /\$\(error\)/);
+
+    const closed = await closedPortUrl();
+    await setSetting(api, 'baseUrl', closed);
+    assert.notEqual(api.status().health, 'error', 'a new backend starts without a verdict');
+    const dead = await api.call('jev_step', structuredClone(SAMPLE_STEP_INPUT));
+    assert.equal(dead.ok, false);
+    assert.equal(api.status().health, 'error');
+    assert.match(api.status().message ?? '', /^Last call failed: (API_ERROR|TIMEOUT) — /);
+    await setSetting(api, 'baseUrl', fake.url);
+  });
+
   it('Clear API Key → requests go without a bearer; with no base URL the mock judge is back', async () => {
     const api = await activateJev();
     await vscode.commands.executeCommand('jevPanel.clearApiKey');
@@ -56,6 +84,14 @@ describe('API key in SecretStorage', () => {
     assert.equal(api.status().provider, 'mock');
   });
 });
+
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 async function ledgerText(api: { settings(): { ledgerPath?: string } }): Promise<string> {
   const path = api.settings().ledgerPath;
