@@ -104,8 +104,32 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   ];
 }
 
-/** Judges the sample step as agent `panel`, then shows the decision. Returns the record. */
-export async function runSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
+/** The sample step being judged, if any: a new run while it is in flight is ignored (each run is a paid call). */
+let sampleInFlight: Promise<DecisionRecord> | undefined;
+
+/**
+ * Judges the sample step as agent `panel`, then shows the decision. Returns the record, or undefined when a
+ * run was already in flight (the user is told once per ignored burst).
+ */
+export async function runSampleStep(deps: CommandDeps): Promise<DecisionRecord | undefined> {
+  if (sampleInFlight) {
+    if (!sampleBusyShown) {
+      sampleBusyShown = true;
+      void vscode.window.showInformationMessage('Jev: A sample step is already running.');
+    }
+    return undefined;
+  }
+  sampleInFlight = judgeSampleStep(deps);
+  try {
+    return await sampleInFlight;
+  } finally {
+    sampleInFlight = undefined;
+    sampleBusyShown = false;
+  }
+}
+let sampleBusyShown = false;
+
+async function judgeSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
   const runtime = await deps.core.get();
   await runtime.ready;
   const outcome = await runtime.service.call(SAMPLE_STEP_TOOL, structuredClone(SAMPLE_STEP_INPUT), { agent: 'panel' });

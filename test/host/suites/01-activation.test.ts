@@ -43,6 +43,17 @@ describe('activation', () => {
     assert.match(api.statusBarText(), /\$\(warning\) Jev: mock judge/);
   });
 
+  it('Run Sample Step ignores new runs while one is in flight (10 quick clicks → 1 call)', async () => {
+    const api = await activateJev();
+    const before = api.feed().length;
+    const results = await Promise.all(Array.from({ length: 10 }, () => vscode.commands.executeCommand('jevPanel.runSampleStep')));
+    assert.equal(results.filter((r) => r !== undefined).length, 1);
+    assert.equal(api.feed().length, before + 1);
+    const again = await vscode.commands.executeCommand('jevPanel.runSampleStep');
+    assert.ok(again, 'a run after the first finished goes ahead');
+    assert.equal(api.feed().length, before + 2);
+  });
+
   it('Run Sample Step judges the sample, records it in the feed and opens the decision panel', async () => {
     const api = await activateJev();
     const before = api.feed().length;
