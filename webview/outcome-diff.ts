@@ -108,5 +108,7 @@ export const KEY_CHANGES = ['error', 'action', 'handoff', 'call', 'reasons', 're
 export function changeSummary(diff: readonly DiffLine[]): string {
   const key = diff.filter((d) => d.changed && (KEY_CHANGES as readonly string[]).includes(d.key));
   if (key.length === 0) return diff.some((d) => d.changed) ? 'Same decision; only the effective thresholds moved.' : 'Same decision at these thresholds.';
-  return key.map((d) => `${d.label.toLowerCase()} ${d.before ?? '—'} → ${d.after ?? '—'}`).join('; ');
+  // A value may end in its own full stop (error messages); drop it so the join reads "….; " never.
+  const bare = (v: string | undefined) => (v ?? '—').replace(/[.;]+$/, '');
+  return key.map((d) => `${d.label.toLowerCase()} ${bare(d.before)} → ${bare(d.after)}`).join('; ');
 }

@@ -1,4 +1,5 @@
 import type { DecisionRecord } from '../src/ledger/record';
+import { SCREEN_REVIEW_AT } from '../src/policy/thresholds';
 import type { Floors } from '../src/tools/types';
 import type { Outcome } from './outcome-diff';
 
@@ -49,6 +50,45 @@ const STEPS_PER_UNIT = 100;
 export function toSlider(v: number): number {
   if (!Number.isFinite(v)) return 0;
   return Math.min(1, Math.max(0, Math.round(v * STEPS_PER_UNIT) / STEPS_PER_UNIT));
+}
+
+/** Lowest slider values the recorded call's own input allows (probabilities in [0,1]). */
+export interface SliderLimits {
+  /** auto_accept must stay at or above a per-call review_at given without its own auto_accept. */
+  minAuto: number;
+  /** jev_screen: block_at must stay at or above its review_at (the call's, else 0.25). */
+  minBlock: number;
+}
+
+/**
+ * Slider values after floor `moved` was set to `floors[moved]`, adjusted so the recomputation never hits
+ * a threshold-order error (jev-tools-spec §6: 0 <= review_at <= auto_accept <= 1; jev_screen: review_at
+ * <= block_at): moving auto_accept below review_at pushes review_at down with it; moving review_at above
+ * auto_accept pushes auto_accept up; auto_accept and block_at never go below `limits`. Rounded to the step.
+ */
+export function constrainFloors(floors: Floors, moved: FloorKey, limits: SliderLimits = { minAuto: 0, minBlock: 0 }): Floors {
+  const out: Floors = { auto_accept: toSlider(floors.auto_accept), review_at: toSlider(floors.review_at), block_at: toSlider(floors.block_at) };
+  if (moved === 'review_at') {
+    out.auto_accept = Math.max(out.auto_accept, out.review_at, limits.minAuto);
+  } else {
+    out.auto_accept = Math.max(out.auto_accept, limits.minAuto);
+    if (out.review_at > out.auto_accept) out.review_at = out.auto_accept;
+  }
+  out.block_at = Math.max(out.block_at, limits.minBlock);
+  return out;
+}
+
+/**
+ * Limits set by the recorded input: a per-call review_at without its own auto_accept raises the effective
+ * review_at (a caller pair was validated itself, and max(caller, env) keeps its order); jev_screen's
+ * review_at (default 0.25) bounds block_at from below.
+ */
+export function sliderLimits(record: Pick<DecisionRecord, 'tool' | 'input'>): SliderLimits {
+  const raw = record.input;
+  const input = (typeof raw === 'object' && raw !== null ? raw : {}) as { auto_accept?: unknown; review_at?: unknown };
+  const review = typeof input.review_at === 'number' && Number.isFinite(input.review_at) ? toSlider(input.review_at) : undefined;
+  if (record.tool === 'jev_screen') return { minAuto: 0, minBlock: review ?? SCREEN_REVIEW_AT };
+  return { minAuto: review !== undefined && typeof input.auto_accept !== 'number' ? review : 0, minBlock: 0 };
 }
 
 /** The floors a record was decided under, rounded for the sliders; defaults fill a malformed record. */

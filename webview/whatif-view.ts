@@ -4,7 +4,7 @@ import { h, replaceChildren } from './dom';
 import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from './outcome-diff';
 import { explainReason } from './reason-codes';
 import { loadWhatIf } from './whatif-loader';
-import { FLOOR_KEYS, SLIDER_STEP, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
+import { FLOOR_KEYS, FLOORS_USED, SLIDER_STEP, constrainFloors, sliderLimits, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
 
 /**
  * What-if sliders for auto_accept / review_at / block_at. Each change recomputes the decision in the
@@ -52,10 +52,12 @@ export class WhatIfView {
       return;
     }
     const sliders = FLOOR_KEYS.filter((k) => used.includes(k)).map((k) => this.slider(k));
+    const unused = FLOOR_KEYS.filter((k) => !used.includes(k));
     this.el = h(
       'div',
       { class: 'whatif', id: 'whatif' },
       h('div', { class: 'sliders' }, sliders),
+      unused.length ? h('div', { class: 'muted whatif-unused', id: 'whatif-unused' }, unusedNote(o.record.tool, unused)) : null,
       h(
         'div',
         { class: 'whatif-actions' },
@@ -92,8 +94,12 @@ export class WhatIfView {
 
   private moved(k: FloorKey): void {
     const s = this.inputs.get(k)!;
-    this.floors = { ...this.floors, [k]: toSlider(Number(s.input.value)) };
-    s.value.textContent = fmtProb(this.floors[k]);
+    // Keep review_at <= auto_accept: the other slider follows, so a recompute never fails on the order rule.
+    this.floors = constrainFloors({ ...this.floors, [k]: toSlider(Number(s.input.value)) }, k, sliderLimits(this.o.record));
+    for (const [key, other] of this.inputs) {
+      if (Number(other.input.value) !== this.floors[key]) other.input.value = String(this.floors[key]);
+      other.value.textContent = fmtProb(this.floors[key]);
+    }
     this.o.onFloors(sameFloors(this.floors, this.base) ? undefined : { ...this.floors });
     this.recompute(60);
   }
@@ -173,6 +179,12 @@ export class WhatIfView {
         : null,
     );
   }
+}
+
+/** Why a floor has no slider here ("block_at: only jev_screen reads it"). */
+function unusedNote(tool: string, unused: readonly FloorKey[]): string {
+  const users = (k: FloorKey) => Object.entries(FLOORS_USED).filter(([, keys]) => keys.includes(k)).map(([t]) => t);
+  return unused.map((k) => `${k}: not read by ${tool}${users(k).length <= 2 ? ` (only ${users(k).join(', ')} uses it)` : ''}`).join(' · ') + '.';
 }
 
 function reasonCodes(o: Outcome): string[] {

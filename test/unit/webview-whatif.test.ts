@@ -13,7 +13,7 @@ import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
 import { candidateRows } from '../../webview/candidates-view';
 import { changeSummary, diffOutcomes, outcomeLines } from '../../webview/outcome-diff';
 import { recompute, supportsWhatIf } from '../../webview/whatif-engine';
-import { FLOORS_USED, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider } from '../../webview/whatif-model';
+import { FLOORS_USED, constrainFloors, floorsUsed, notRecomputable, sliderLimits, recordFloors, sameFloors, toSlider } from '../../webview/whatif-model';
 import { JevError } from '../../src/judgment/errors';
 
 /** Answers chosen by the test, per question id; unknown ids fail loudly. */
@@ -160,6 +160,37 @@ describe('webview what-if recomputation', () => {
     assert.equal(notRecomputable(ok), undefined);
     assert.match(notRecomputable({ ...ok, exchanges: [] })!, /no recorded judgment/);
     assert.match(notRecomputable({ ...ok, result: undefined })!, /no recorded result/);
+  });
+
+  it('sliders push each other so a recompute never fails on the threshold order', async () => {
+    const r = await record(new ScriptedProvider(STEP_ANSWERS), 'jev_step', STEP_INPUT);
+    const limits = sliderLimits(r);
+    // auto_accept dragged below review_at drags review_at down; review_at dragged to 1 pushes auto_accept up.
+    const down = constrainFloors({ auto_accept: 0.4, review_at: 0.5, block_at: 0.75 }, 'auto_accept', limits);
+    assert.deepEqual(down, { auto_accept: 0.4, review_at: 0.4, block_at: 0.75 });
+    const up = constrainFloors({ auto_accept: 0.8, review_at: 1, block_at: 0.75 }, 'review_at', limits);
+    assert.deepEqual(up, { auto_accept: 1, review_at: 1, block_at: 0.75 });
+    for (const f of [down, up]) assert.ok((await recompute(r, f)).result, 'recomputes without INVALID_INPUT');
+    // A per-call review_at (without its own auto_accept) raises the effective review_at: auto_accept stays above it.
+    const strict = await record(new ScriptedProvider(STEP_ANSWERS), 'jev_step', { ...STEP_INPUT, review_at: 0.7 });
+    const f = constrainFloors({ auto_accept: 0.3, review_at: 0.5, block_at: 0.75 }, 'auto_accept', sliderLimits(strict));
+    assert.deepEqual(f, { auto_accept: 0.7, review_at: 0.5, block_at: 0.75 });
+    assert.ok((await recompute(strict, f)).result);
+    assert.equal((await recompute(strict, { ...f, auto_accept: 0.6 })).error?.code, 'INVALID_INPUT', 'the limit is real');
+    // jev_screen: block_at stays at or above the screen's review_at (default 0.25).
+    const screen = await record(new MockProvider(), 'jev_screen', { text: 'hello' });
+    const b = constrainFloors({ ...DEFAULT_FLOORS, block_at: 0.1 }, 'block_at', sliderLimits(screen));
+    assert.equal(b.block_at, 0.25);
+    assert.ok((await recompute(screen, b)).result);
+    assert.equal((await recompute(screen, { ...b, block_at: 0.2 })).error?.code, 'INVALID_INPUT');
+  });
+
+  it('the change summary never doubles punctuation after an error message', async () => {
+    const r = await record(new ScriptedProvider(STEP_ANSWERS), 'jev_step', STEP_INPUT);
+    const bad = await recompute(r, { auto_accept: 0.4, review_at: 0.6, block_at: 0.75 });
+    const summary = changeSummary(diffOutcomes(outcomeLines({ result: r.result }), outcomeLines(bad)));
+    assert.match(summary, /<= 1/);
+    assert.doesNotMatch(summary, /[.;]{2}|\.;/);
   });
 
   it('knows the floors of every jev tool and only those', () => {
