@@ -76,6 +76,8 @@ export class JevRuntime implements vscode.Disposable {
   /** The API key from SecretStorage, redacted from tool inputs and ledger lines. */
   private secrets: readonly string[] = [];
   private refreshing: Promise<void> = Promise.resolve();
+  /** Tail of the grant-toggle queue (never rejects). */
+  private toggling: Promise<void> = Promise.resolve();
   /** Outcomes of the last decision calls: a failing backend shows as health 'error'. */
   private readonly health = new BackendHealth();
   /** What the backend health was observed against (provider, model, URL, key); a change forgets it. */
@@ -498,7 +500,14 @@ export class JevRuntime implements vscode.Disposable {
    * when the workspace defines them and is trusted, else user). Off: removes the grant, and adds a deny
    * rule `!grant` when a glob would still allow it; on: removes `!grant` and adds the grant when needed.
    */
-  async toggleGrant(agent: string, grant: string, enabled: boolean): Promise<void> {
+  toggleGrant(agent: string, grant: string, enabled: boolean): Promise<void> {
+    // Serialized: each toggle reads the manifests the previous one saved, so quick toggles are never lost.
+    const run = this.toggling.then(() => this.applyToggle(agent, grant, enabled));
+    this.toggling = run.catch(() => undefined);
+    return run;
+  }
+
+  private async applyToggle(agent: string, grant: string, enabled: boolean): Promise<void> {
     const agents = this.current.settings.agents.map((a) => ({ name: a.name, tools: [...a.tools] }));
     let manifest = agents.find((a) => a.name === agent);
     if (!manifest) {

@@ -145,6 +145,22 @@ describe('in-host MCP endpoint', () => {
     await assert.rejects(api.toggleGrant('editor', 'jev_rank', true), /jev_rank stays denied: denied by "!jev_r\*"/);
   });
 
+  it('quick successive grant toggles all apply, in order', async () => {
+    await resetSettings(api);
+    await Promise.all([
+      api.toggleGrant('editor', 'jev_rank', false),
+      api.toggleGrant('editor', 'jev_gate', false),
+      api.toggleGrant('editor', 'jev_tool_route', false),
+      api.toggleGrant('editor', 'jev_gate', true),
+    ]);
+    const editor = api.snapshot().agents.find((a) => a.name === 'editor')!;
+    const allowed = (tool: string) => editor.permissions.find((p) => p.tool === tool)?.allowed;
+    assert.equal(allowed('jev_rank'), false);
+    assert.equal(allowed('jev_tool_route'), false);
+    assert.equal(allowed('jev_gate'), true);
+    await resetSettings(api);
+  });
+
   it('exposes a granted external tool as <server>__<tool>, capability-checked and recorded', async () => {
     const markers = mkdtempSync(join(tmpdir(), 'jev-markers-'));
     await setSetting(api, 'mcpServers', { fixture: markerServer('fixture', markers) });
