@@ -29,6 +29,9 @@ export interface DetailOptions {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Legend of the effective dispatch_at (jev-tools-spec §6, src/policy/thresholds.ts dispatchFloor). */
+export const DISPATCH_AT_NOTE = 'dispatch_at: floor for dispatching a call: max(0.8, auto_accept).';
+
 /** Largest JSON text shown inline, UTF-16 units; the ledger keeps the whole record. */
 export const MAX_JSON_CHARS = 200_000;
 
@@ -130,8 +133,9 @@ export function renderDetail(o: DetailOptions): HTMLElement {
     { class: 'kv' },
     h('dt', null, 'Floors in force'),
     h('dd', null, fmtThresholds(r.thresholds)),
-    isObj(result.thresholds) ? [h('dt', null, 'Effective'), h('dd', null, fmtThresholds(result.thresholds))] : null,
+    isObj(result.thresholds) ? [h('dt', null, 'Effective'), h('dd', { title: 'dispatch_at' in result.thresholds ? DISPATCH_AT_NOTE : undefined }, fmtThresholds(result.thresholds))] : null,
   );
+  const dispatchLegend = isObj(result.thresholds) && 'dispatch_at' in result.thresholds ? h('div', { class: 'muted legend', id: 'dispatch-legend' }, DISPATCH_AT_NOTE) : null;
   const whatIf = new WhatIfView({ record: r, floors: o.whatIfFloors, onFloors: o.onWhatIf });
 
   // Coverage, usage, latency
@@ -188,7 +192,7 @@ export function renderDetail(o: DetailOptions): HTMLElement {
     { class: 'detail', id: 'detail', 'data-id': r.id },
     header,
     section('why', 'Why', true, why),
-    section('whatif', 'Thresholds and what-if', true, thresholds, whatIf.el),
+    section('whatif', 'Thresholds and what-if', true, thresholds, dispatchLegend, whatIf.el),
     candidates ? section('candidates', 'Candidates', true, candidates) : null,
     section('result', 'Result', true, resultLines(result, r), claims),
     section('judgment', 'Judgment: probabilities per question', true, renderJudgment(r.exchanges)),

@@ -32,7 +32,8 @@ export function renderServers(servers: readonly ServerView[] | undefined, post: 
           h('span', { class: 'server-name' }, s.name),
           h('span', { class: 'muted' }, ` ${s.transport} · ${s.status} · ${s.tools.length} ${s.tools.length === 1 ? 'tool' : 'tools'}`),
         ),
-        s.reason ? h('pre', { class: 'server-reason' }, s.reason) : null,
+        // A ready or starting server's note (e.g. "built in") is information, not an error: styled neutrally.
+        s.reason ? h('pre', { class: `server-reason ${s.status === 'error' || s.status === 'stopped' ? 'server-reason-problem' : 'server-reason-note'}` }, s.reason) : null,
         s.tools.length
           ? h('details', { class: 'server-tools' }, h('summary', null, `Tools (${s.tools.length})`), h('ul', null, s.tools.map((t) => h('li', null, h('code', null, t)))))
           : null,
