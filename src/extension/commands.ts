@@ -12,6 +12,7 @@ import type { PanelActions } from './panel-connection';
 import { chatModelKey } from './provider-choice';
 import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
 import { VIEW_ID } from './view-provider';
+import { editorWording } from './editor-wording';
 
 /** Name of the endpoint row in the servers list (the MCP server name). */
 const ENDPOINT_SERVER = 'jev-control-panel';
@@ -133,7 +134,7 @@ async function judgeSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
   const runtime = await deps.core.get();
   await runtime.ready;
   const outcome = await runtime.service.call(SAMPLE_STEP_TOOL, structuredClone(SAMPLE_STEP_INPUT), { agent: 'panel' });
-  if (!outcome.ok) void vscode.window.showWarningMessage(`Jev: the sample step failed: ${outcome.error.code}: ${outcome.error.message}`);
+  if (!outcome.ok) void vscode.window.showWarningMessage(`Jev: the sample step failed: ${outcome.error.code}: ${editorWording(outcome.error.message)}`);
   deps.panels.open(outcome.record.id);
   return outcome.record;
 }

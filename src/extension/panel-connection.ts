@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../panel/protocol';
 import type { JevRuntime } from './runtime';
 import { parseWebviewMessage } from './webview-messages';
+import { editorWording } from './editor-wording';
 
 /** Actions a panel message may trigger that live outside the runtime (editor UI). */
 export interface PanelActions {
@@ -138,7 +139,7 @@ export class PanelConnection implements vscode.Disposable {
     } catch (err) {
       const text = (err as Error)?.message ?? String(err);
       this.runtime.log.error(`panel action ${message.type} failed: ${text}`);
-      void vscode.window.showErrorMessage(`Jev: ${text}`);
+      void vscode.window.showErrorMessage(`Jev: ${editorWording(text)}`);
     }
   }
 

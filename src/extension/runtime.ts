@@ -38,6 +38,7 @@ import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
 import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
 import { EDITOR_AGENT, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
 import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
+import { editorWording } from './editor-wording';
 
 export { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 /** Judgment tool names: the default grants of `editor`. */
@@ -425,7 +426,7 @@ export class JevRuntime implements vscode.Disposable {
       model,
       reason: choice.reason,
       health: choice.error || failure ? 'error' : messages.length ? 'warning' : 'ok',
-      ...(messages.length ? { message: messages.join(' ') } : {}),
+      ...(messages.length ? { message: editorWording(messages.join(' ')) } : {}),
       calibrated: provider.calibrated && !choice.error,
       spend: { used: this.spendCap.used, ...(this.spendCap.maxAttempts !== undefined ? { cap: this.spendCap.maxAttempts } : {}) },
       thresholds: { ...settings.floors },

@@ -8,6 +8,7 @@ import type { JevError } from '../../judgment/errors';
 import { failOpenApplies } from '../../hooks/fail-open';
 import { fmtProb } from '../../../webview/outcome-diff';
 import { coverageNote } from '../inline/explain';
+import { editorWording } from '../editor-wording';
 
 /** Buttons of the verdict notification. */
 export type GateChoice = 'Commit' | 'Commit Anyway' | 'Open Details';
@@ -56,7 +57,7 @@ export function gateVerdict(
       errorCode: outcome.error.code,
       severity: 'error',
       message:
-        `Jev gate failed closed: ${outcome.error.code}: ${outcome.error.message}` +
+        `Jev gate failed closed: ${outcome.error.code}: ${editorWording(outcome.error.message)}` +
         (open ? ' Fail-open is on (jevPanel.gate.failOpen): "Commit Anyway" commits this change UNJUDGED.' : ' Nothing was approved.') +
         notes,
       choices: [...(open ? (['Commit Anyway'] as const) : []), ...(outcome.recordId ? (['Open Details'] as const) : [])],

@@ -9,6 +9,7 @@ import type { Answer } from '../../judgment/types';
 import { fmtProb, fmtThresholds } from '../../../webview/outcome-diff';
 import { explainReason } from '../../../webview/reason-codes';
 import type { JsonPath } from './json-locate';
+import { editorWording } from '../editor-wording';
 
 /** The part of a DecisionRecord the inline surfaces read. */
 export interface DecisionLike {
@@ -162,7 +163,7 @@ export function summaryMarkdown(d: DecisionLike): string {
   out.push(`**${d.tool}** → ${headline(d).text}`);
   if (d.error) {
     out.push(`${code(d.error.code)} — ${explainReason(d.error.code).text}`);
-    out.push(escapeMarkdown(d.error.message));
+    out.push(escapeMarkdown(editorWording(d.error.message)));
     out.push('A failed judgment never approves anything.');
     return out.join('\n\n');
   }

@@ -11,6 +11,7 @@ import type { CoreHost } from '../core-host';
 import type { InlineDecisions } from './decisions';
 import { showDecisionDocument } from './decision-document';
 import { readRequestFile } from './request-file';
+import { editorWording } from '../editor-wording';
 
 /** workspaceState key of the agent request files run as. */
 export const REQUEST_AGENT_KEY = 'jevPanel.requestAgent';
@@ -102,7 +103,7 @@ export class RequestRunner {
       );
       record = outcome.record;
       if (!outcome.ok) {
-        void vscode.window.showWarningMessage(`Jev: ${request.tool} failed: ${outcome.error.code}: ${outcome.error.message}`);
+        void vscode.window.showWarningMessage(`Jev: ${request.tool} failed: ${outcome.error.code}: ${editorWording(outcome.error.message)}`);
       }
     } finally {
       this.decisions.setRunning(uri, false);
@@ -145,7 +146,7 @@ export class RequestRunner {
     const open = 'Open Result';
     const shown = outcome.ok
       ? vscode.window.showInformationMessage(`Jev: ${outcome.tool} ran as ${record.agent}.`, open)
-      : vscode.window.showErrorMessage(`Jev: ${outcome.tool} failed as ${record.agent}: ${outcome.error.code}: ${outcome.error.message}`, open);
+      : vscode.window.showErrorMessage(`Jev: ${outcome.tool} failed as ${record.agent}: ${outcome.error.code}: ${editorWording(outcome.error.message)}`, open);
     void shown.then((choice) => (choice === open ? showDecisionDocument(outcome.record) : undefined));
     return outcome;
   }

@@ -66,6 +66,7 @@ describe('API key in SecretStorage', () => {
     assert.equal(dead.ok, false);
     assert.equal(api.status().health, 'error');
     assert.match(api.status().message ?? '', /^Last call failed: (API_ERROR|TIMEOUT) — /);
+    assert.doesNotMatch(api.status().message ?? '', /JEV_|TYPESAFE_/, 'the editor names its settings, not CLI variables');
     await setSetting(api, 'baseUrl', fake.url);
   });
 
