@@ -446,6 +446,27 @@ export class JevRuntime implements vscode.Disposable {
     return execute({ registry, ledger: this.ledger, signal, onRecord: (record) => this.onRecord(record) }, this.manifest(agent), decision);
   }
 
+  /**
+   * Whether agent `agent` may call `tool` (bare or `server/tool`, as a decision names it), with the
+   * registry's why. A tool no running server lists yet counts as allowed when a configured server could offer
+   * it under a granted id (servers start on demand), so the answer errs towards offering; the registry's
+   * capability check at execution stays the authority.
+   */
+  callPermission(agent: string, tool: string): { allowed: boolean; reason: string } {
+    const manifest = this.manifest(agent);
+    const why = this.registry?.why(manifest, tool);
+    if (why?.known) return { allowed: why.allowed, reason: why.reason };
+    const slash = tool.indexOf('/');
+    const bare = slash > 0 ? tool.slice(slash + 1) : tool;
+    const servers = slash > 0 ? [tool.slice(0, slash)] : this.current.settings.servers.map((s) => s.name);
+    for (const server of servers) {
+      const decision = decideGrant(manifest, { id: `${server}/${bare}`, name: bare, server, bareOwner: true });
+      if (decision.allowed) return { allowed: true, reason: decision.reason };
+    }
+    if (servers.length === 0) return { allowed: false, reason: `no configured MCP server offers ${tool}` };
+    return { allowed: false, reason: why?.reason ?? `no grant of agent ${JSON.stringify(agent)} matches ${tool}` };
+  }
+
   /** Server rows: this endpoint first, then the configured servers. */
   servers(): ServerView[] {
     const endpointTools = editorTools({ service: this.service, registry: () => this.registry, manifest: () => this.manifest(EDITOR_AGENT) }).map((t) => t.name);

@@ -21,6 +21,8 @@ export interface LensDeps {
   agentLabel(): string;
   /** The accepted call `record` may still execute from the editor, or undefined. */
   executable(record: DecisionRecord): { name: string; candidateId: string } | undefined;
+  /** The accepted call `record`'s agent may not run, and why (shown instead of Execute). */
+  deniedCall?(record: DecisionRecord): { name: string; reason: string } | undefined;
 }
 
 export class InlineCodeLenses implements vscode.CodeLensProvider {
@@ -67,6 +69,12 @@ export class InlineCodeLenses implements vscode.CodeLensProvider {
       const call = view.stale ? undefined : this.deps.executable(record);
       if (call) {
         lenses.push(lens(`$(run) Execute ${call.name}`, INLINE_COMMANDS.execute, [record.id], `Run candidate ${call.candidateId} exactly as prepared, as agent ${record.agent}, through the tool registry`));
+      }
+      const denied = view.stale ? undefined : this.deps.deniedCall?.(record);
+      if (denied) {
+        lenses.push(
+          lens(`$(lock) ${denied.name}: ${record.agent} may not run it`, 'workbench.action.openSettings', ['jevPanel.agents'], `${denied.reason}. Grant the tool to agent ${record.agent} in jevPanel.agents to execute it.`),
+        );
       }
     }
     return lenses;

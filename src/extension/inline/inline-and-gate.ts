@@ -41,7 +41,7 @@ export function createInlineAndGate(context: vscode.ExtensionContext, core: Core
   );
   const runner = new RequestRunner(context, core, decisions);
   const executable = (record: DecisionRecord) => runner.executable(record);
-  const lenses = new InlineCodeLenses({ decisions, agentLabel: () => runner.agentLabel(), executable });
+  const lenses = new InlineCodeLenses({ decisions, agentLabel: () => runner.agentLabel(), executable, deniedCall: (record) => runner.deniedCall(record) });
   const decorations = new InlineDecorations(decisions);
   const gate = new CommitGate(core);
   const documents = new DecisionDocuments(async (id) => {
@@ -54,6 +54,8 @@ export function createInlineAndGate(context: vscode.ExtensionContext, core: Core
   core.onLoaded((runtime) => {
     const unsubscribe = runtime.feed.onAppend(() => decisions.changed());
     subs.push({ dispose: unsubscribe });
+    // Grants and server tool lists decide whether Execute is offered.
+    subs.push(runtime.onDidChangeAgents(() => decisions.changed()), runtime.onDidChangeServers(() => decisions.changed()));
   });
   return {
     decisions,

@@ -13,6 +13,11 @@ import { showDecisionDocument } from './decision-document';
 import { readRequestFile } from './request-file';
 import { editorWording } from '../editor-wording';
 
+/** How to let `agent` run a tool, appended to a denial. */
+function grantHint(agent: string): string {
+  return `. To allow it, grant the tool to agent ${JSON.stringify(agent)} in the setting jevPanel.agents (or toggle it in the panel's Agents list)`;
+}
+
 /** workspaceState key of the agent request files run as. */
 export const REQUEST_AGENT_KEY = 'jevPanel.requestAgent';
 
@@ -112,11 +117,28 @@ export class RequestRunner {
     return record;
   }
 
-  /** The accepted call `record` may still execute from the editor, or undefined. */
+  /**
+   * The accepted call `record` may still execute from the editor, or undefined (none, already executed, or
+   * not granted to the decision's agent: see `deniedCall`).
+   */
   executable(record: DecisionRecord): { name: string; candidateId: string } | undefined {
     if (this.executed.has(record.id)) return undefined;
     const accepted = acceptedCall(record);
-    return 'call' in accepted ? { name: accepted.call.name, candidateId: accepted.call.candidate_id } : undefined;
+    if (!('call' in accepted) || this.permission(record.agent, accepted.call.name)?.allowed === false) return undefined;
+    return { name: accepted.call.name, candidateId: accepted.call.candidate_id };
+  }
+
+  /** When `record` accepted a call its agent may not run: the tool and why (the lens shows it instead of Execute). */
+  deniedCall(record: DecisionRecord): { name: string; reason: string } | undefined {
+    if (this.executed.has(record.id)) return undefined;
+    const accepted = acceptedCall(record);
+    if (!('call' in accepted)) return undefined;
+    const permission = this.permission(record.agent, accepted.call.name);
+    return permission && !permission.allowed ? { name: accepted.call.name, reason: permission.reason } : undefined;
+  }
+
+  private permission(agent: string, tool: string): { allowed: boolean; reason: string } | undefined {
+    return this.core.loaded?.callPermission(agent, tool);
   }
 
   /**
@@ -143,10 +165,15 @@ export class RequestRunner {
       this.decisions.changed();
       return this.notExecuted(outcome.reason);
     }
+    if (!outcome.ok) {
+      // A failed execution ran nothing useful: keep the Execute lens so the user can retry after fixing it.
+      this.executed.delete(record.id);
+      this.decisions.changed();
+    }
     const open = 'Open Result';
     const shown = outcome.ok
       ? vscode.window.showInformationMessage(`Jev: ${outcome.tool} ran as ${record.agent}.`, open)
-      : vscode.window.showErrorMessage(`Jev: ${outcome.tool} failed as ${record.agent}: ${outcome.error.code}: ${editorWording(outcome.error.message)}`, open);
+      : vscode.window.showErrorMessage(`Jev: ${outcome.tool} failed as ${record.agent}: ${outcome.error.code}: ${editorWording(outcome.error.message)}${/CapabilityViolation/.test(outcome.error.message) ? grantHint(record.agent) : ''}`, open);
     void shown.then((choice) => (choice === open ? showDecisionDocument(outcome.record) : undefined));
     return outcome;
   }

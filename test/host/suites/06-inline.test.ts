@@ -93,7 +93,15 @@ describe('inline request files', () => {
     assert.deepEqual(headline.command!.arguments, [record.id]);
     const titles = (await lensesOf(doc.uri)).map((l) => l.command?.title);
     assert.ok(titles.includes('$(json) Open JSON'), titles.join(' | '));
-    assert.ok(titles.includes('$(run) Execute read_file'), titles.join(' | '));
+    // editor's default grants (the judgment tools) cannot run read_file: no Execute, the lens says why.
+    assert.ok(!titles.includes('$(run) Execute read_file'), titles.join(' | '));
+    const lock = (await lensesOf(doc.uri)).find((l) => l.command?.title === '$(lock) read_file: editor may not run it');
+    assert.ok(lock, titles.join(' | '));
+    assert.match(lock.command!.tooltip ?? '', /jevPanel\.agents/);
+    // Grant it (a server that may offer read_file, and files/* to editor): Execute is offered.
+    await setSetting(api, 'mcpServers', { files: markerServer('files', mkdtempSync(join(tmpdir(), 'jev-inline-files-'))) });
+    await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_*', 'files/*'] }]);
+    await until('the Execute lens', async () => (await lensesOf(doc.uri)).find((l) => l.command?.title === '$(run) Execute read_file'));
 
     // Decorations: one per candidate, on its "id" line: selected, eligible, blocked.
     const marks = await until('three decorations', () => (api.inline.decorationsFor(doc.uri).length === 3 ? api.inline.decorationsFor(doc.uri) : undefined));
@@ -130,6 +138,8 @@ describe('inline request files', () => {
     assert.ok(!(await actionTitles(doc.uri, new vscode.Range(lineOf(doc, '"id": "read-parser"'), 8, lineOf(doc, '"id": "read-parser"'), 9))).some((t) => t.startsWith('Execute')));
     await until('decorations moved with the edit', () => api.inline.decorationsFor(doc.uri)[0]?.line === lineOf(doc, '"id": "read-parser"'));
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    await setSetting(api, 'mcpServers', undefined);
+    await setSetting(api, 'agents', undefined);
   });
 
   it('opens a recorded decision as a read-only jev-decision: JSON document with the same lenses and hovers', async () => {
@@ -181,6 +191,9 @@ describe('inline request files', () => {
     assert.ok(refused.executed && !refused.ok, JSON.stringify(refused));
     assert.equal(refused.error.code, 'INVALID_INPUT');
     assert.match(refused.error.message, /CapabilityViolation: Agent "editor" may not call/);
+    // Not granted: the lens says so instead of offering Execute.
+    await until('the lock lens', async () => (await lensesOf(uri)).find((l) => l.command?.title === '$(lock) echo: editor may not run it'));
+    assert.ok(!(await actionTitles(uri, new vscode.Range(0, 0, 0, 0))).some((t) => t.startsWith('Execute')));
 
     // A decision that did not accept a call never executes.
     const review = (await api.call('jev_step', { task: 'x', observation: 'nothing to do yet', candidates: [] }, 'coder')).record;
