@@ -43,6 +43,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const actions = panelActions(deps);
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
+    ...registerServerLogs(core),
     reg('jevPanel.openPanel', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`)),
     reg('jevPanel.openDecision', async (id?: unknown) => {
       let target = typeof id === 'string' ? id : undefined;
@@ -139,18 +140,61 @@ async function judgeSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
   return outcome.record;
 }
 
+/** Scheme of the read-only server log documents (`jev-server-log:/<server>.log`). */
+export const SERVER_LOG_SCHEME = 'jev-server-log';
+
+/** Serves server logs as read-only virtual documents (no dirty Untitled buffer); re-opening refreshes them. */
+class ServerLogDocuments implements vscode.TextDocumentContentProvider {
+  private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.emitter.event;
+
+  constructor(private readonly core: CoreHost) {}
+
+  static uriOf(name: string): vscode.Uri {
+    return vscode.Uri.from({ scheme: SERVER_LOG_SCHEME, path: `/${name}.log` });
+  }
+
+  /** Asks the editor to re-read the log of `uri`. */
+  changed(uri: vscode.Uri): void {
+    this.emitter.fire(uri);
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const name = uri.path.replace(/^\//, '').replace(/\.log$/, '');
+    const text = (await this.core.get()).serverLogText(name);
+    return text ?? `# No MCP server named ${JSON.stringify(name)} is configured.\n`;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+let serverLogs: ServerLogDocuments | undefined;
+
+/** Registers the read-only server log documents. */
+function registerServerLogs(core: CoreHost): vscode.Disposable[] {
+  serverLogs = new ServerLogDocuments(core);
+  return [serverLogs, vscode.workspace.registerTextDocumentContentProvider(SERVER_LOG_SCHEME, serverLogs)];
+}
+
 async function openServerLog(deps: CommandDeps, name: string): Promise<void> {
   const runtime = await deps.core.get();
   if (name === ENDPOINT_SERVER) {
     runtime.log.show(true);
     return;
   }
-  const lines = runtime.serverLog(name);
-  if (!lines) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
-  const doc = await vscode.workspace.openTextDocument({
-    content: `# stderr of MCP server ${name} (last ${lines.length} lines)\n${lines.join('\n')}\n`,
-    language: 'log',
-  });
+  if (runtime.serverLogText(name) === undefined) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+  const uri = ServerLogDocuments.uriOf(name);
+  serverLogs?.changed(uri);
+  let doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.languageId !== 'log') {
+    try {
+      doc = await vscode.languages.setTextDocumentLanguage(doc, 'log');
+    } catch {
+      // no log grammar: plain text is fine
+    }
+  }
   await vscode.window.showTextDocument(doc, { preview: true });
 }
 

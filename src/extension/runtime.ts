@@ -32,6 +32,7 @@ import { createEditorServer, editorTools } from './editor-server';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
 import { BackendHealth } from './backend-health';
 import { FeedStore } from './feed-store';
+import { MAX_LOG_MARKS, renderServerLog, startHeader, type LogMark } from './server-log';
 import { toggleGrant } from './grants';
 import { LazyLedger } from './lazy-ledger';
 import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
@@ -53,6 +54,8 @@ export class JevRuntime implements vscode.Disposable {
   readonly startedServers: string[] = [];
   /** Connections this runtime started (a rebuilt registry has new ones). */
   private readonly started = new WeakSet<McpConnection>();
+  /** Start-attempt headers of each connection's stderr log. */
+  private readonly logMarks = new WeakMap<McpConnection, LogMark[]>();
 
   private readonly statusEmitter = new vscode.EventEmitter<void>();
   private readonly serversEmitter = new vscode.EventEmitter<void>();
@@ -297,6 +300,7 @@ export class JevRuntime implements vscode.Disposable {
   private onRegistryEvent(event: RegistryEvent): void {
     switch (event.type) {
       case 'server.status':
+        if (event.status.state === 'starting') this.markStart(event.server, event.time, event.status.restarts);
         this.log.info(`MCP server ${event.server}: ${event.status.state}${event.status.reason ? ` (${event.status.reason})` : ''}`);
         this.serversEmitter.fire();
         break;
@@ -398,6 +402,24 @@ export class JevRuntime implements vscode.Disposable {
   /** Last stderr lines of server `name` (undefined for an unknown server). */
   serverLog(name: string): string[] | undefined {
     return this.registry?.server(name)?.stderr;
+  }
+
+  /** Read-only log text of server `name`: its kept stderr lines, a header before each start attempt (undefined when unknown). */
+  serverLogText(name: string): string | undefined {
+    const connection = this.registry?.server(name);
+    if (!connection) return undefined;
+    return renderServerLog(name, connection.stderr, connection.stderrDropped, this.logMarks.get(connection) ?? []);
+  }
+
+  private markStart(name: string, time: number, restarts: number): void {
+    const connection = this.registry?.server(name);
+    if (!connection) return;
+    const marks = this.logMarks.get(connection) ?? [];
+    const at = connection.stderrDropped + connection.stderr.length;
+    if (marks.at(-1)?.at === at && marks.length > 0 && restarts === 0) return; // the same start reported twice
+    marks.push({ at, header: startHeader(time, restarts) });
+    if (marks.length > MAX_LOG_MARKS) marks.splice(0, marks.length - MAX_LOG_MARKS);
+    this.logMarks.set(connection, marks);
   }
 
   /** Backend status line of the panel and the status bar. */
