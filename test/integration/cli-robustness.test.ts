@@ -11,26 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { noLogprobsCompletion, startFakeOpenAi } from '../helpers/fake-openai';
 import { startFakeSystemOne } from '../helpers/fake-systemone';
-import { CLI, cleanEnv, ensureBuilt, ROOT } from './mcp-fixtures';
+import { CLI, cleanEnv, ensureBuilt, ROOT, jevcp, type Run } from './mcp-fixtures';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function jevcp(args: string[], opts: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
-}
 
 /** Runs `script` in bash (for pipelines); the shell function `J` runs the CLI. */
 function sh(script: string, env: Record<string, string> = cleanEnv()): Promise<Run> {

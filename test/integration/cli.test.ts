@@ -3,36 +3,18 @@
  * in this process can answer), real temporary git repositories, real ledger files.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { answerAll, noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { CLI, cleanEnv, ensureBuilt, ROOT } from './mcp-fixtures';
+import { cleanEnv, ensureBuilt, jevcp } from './mcp-fixtures';
 
 const KEY = 'sk-cli-test-secret-91c2';
 const MOCK_NOTICE = 'jevcp: no backend configured — using the mock judge (deterministic, not a real judgment)';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function jevcp(args: string[], opts: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
-}
 
 /** A port on 127.0.0.1 with nothing listening (bound, then released). */
 async function closedPort(): Promise<number> {

@@ -2,7 +2,7 @@
  * Shared pieces of the MCP integration tests: a valid input for each of the 13 tools, and a client
  * connected to `node dist/cli.js serve` over real stdio with a controlled environment.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -113,3 +113,24 @@ export const VALID_INPUTS: Record<string, Record<string, unknown>> = {
 
 /** Tool names in discovery order. */
 export const TOOL_NAMES = Object.keys(VALID_INPUTS);
+
+/** Exit code and output of one `jevcp` run. */
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node dist/cli.js ARGS` (cwd: repo root, env: cleanEnv() unless given), feeding `input` on stdin. */
+export function jevcp(args: string[], opts: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
