@@ -6,7 +6,6 @@
  *   goes through the ToolRegistry's capability check and is recorded (kind `execution`).
  * No `vscode` import.
  */
-import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -15,6 +14,7 @@ import { RawArgumentsTap } from '../mcp/raw-arguments';
 import { toCallToolResult, unknownToolResult } from '../mcp/results';
 import { createMcpServer, toolListing } from '../mcp/server';
 import { registryErrorDetails } from '../registry/errors';
+import { executionRecord } from '../registry/execute';
 import { decideGrant, type AgentManifest } from '../registry/manifest';
 import { refOf, type ResolvedTool, type ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/runner';
@@ -142,23 +142,8 @@ async function callExternal(deps: EditorToolsDeps, tool: EditorTool, args: unkno
       outcome = { ok: false, error: registryErrorDetails(err) };
     }
   }
-  const record: DecisionRecord = {
-    v: 1,
-    kind: 'execution',
-    id: randomUUID(),
-    time: new Date().toISOString(),
-    agent: EDITOR_AGENT,
-    tool: tool.target,
-    provider: 'registry',
-    input: args,
-    questions: null,
-    response: null,
-    exchanges: [],
-    coverage: null,
-    thresholds: deps.floors(),
-    latency_ms: Date.now() - started,
-    ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
-  };
+  const record = executionRecord({ agent: EDITOR_AGENT, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome });
+
   deps.record(record);
   if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
   const text = JSON.stringify(outcome.result, null, 2);

@@ -6,6 +6,43 @@ import { registryErrorDetails } from './errors';
 import type { AgentManifest } from './manifest';
 import type { ToolRegistry } from './registry';
 
+/** Result of one registry call as recorded: the tool's result, or its error details. */
+export type RegistryCallOutcome = { ok: true; result: Record<string, unknown> } | { ok: false; error: JevErrorDetails };
+
+/**
+ * The ledger record of one registry call (kind 'execution', provider 'registry', no questions or answers).
+ * `started` is the epoch ms the call began; `decisionId` links it to the decision it executed, when there is one.
+ */
+export function executionRecord(fields: {
+  agent: string;
+  tool: string;
+  input: unknown;
+  thresholds: DecisionRecord['thresholds'];
+  started: number;
+  outcome: RegistryCallOutcome;
+  decisionId?: string;
+}): DecisionRecord {
+  const { outcome } = fields;
+  return {
+    v: 1,
+    kind: 'execution',
+    id: randomUUID(),
+    time: new Date().toISOString(),
+    agent: fields.agent,
+    tool: fields.tool,
+    provider: 'registry',
+    input: fields.input,
+    questions: null,
+    response: null,
+    exchanges: [],
+    coverage: null,
+    thresholds: fields.thresholds,
+    latency_ms: Date.now() - fields.started,
+    ...(fields.decisionId === undefined ? {} : { decision_id: fields.decisionId }),
+    ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
+  };
+}
+
 /**
  * Runs the call a judgment accepted (issue #3 "Execute the accepted call"): only when the decision's
  * handoff is `execute_tool` AND its action is `auto`, only the exact `call` the tool returned, and always
@@ -69,30 +106,22 @@ export async function execute(deps: ExecuteDeps, agent: AgentManifest, decision:
   const { call } = accepted;
   const tool = deps.registry.resolve(call.name)?.id ?? call.name;
   const started = Date.now();
-  let outcome: { ok: true; result: Record<string, unknown> } | { ok: false; error: JevErrorDetails };
+  let outcome: RegistryCallOutcome;
   try {
     outcome = { ok: true, result: await deps.registry.call(agent.name, agent, call.name, call.arguments, { signal: deps.signal }) };
   } catch (err) {
     outcome = { ok: false, error: registryErrorDetails(err) };
   }
-  const record: DecisionRecord = {
-    v: 1,
-    kind: 'execution',
-    id: randomUUID(),
-    time: new Date().toISOString(),
+  const record = executionRecord({
     agent: agent.name,
     tool,
-    provider: 'registry',
     input: call.arguments,
-    questions: null,
-    response: null,
-    exchanges: [],
-    coverage: null,
     thresholds: decision.thresholds,
-    latency_ms: Date.now() - started,
-    decision_id: decision.id,
-    ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
-  };
+    started,
+    outcome,
+    decisionId: decision.id,
+  });
+
   if (deps.ledger) {
     try {
       await deps.ledger.append(record);
