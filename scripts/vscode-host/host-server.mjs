@@ -3,7 +3,7 @@
 // (config.yaml, user-data, extensions, XDG dirs, TMPDIR for VS Code's sockets), 127.0.0.1 on a free port,
 // auth none, the smoke-test driver flag so the URL payload (extensionDevelopmentPath/extensionTestsPath) is
 // honoured, its own process group so stop() ends the server and every extension host it forked.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -47,10 +47,11 @@ function userSettings(trust, extra) {
  * Starts code-server. Options: `trust` (default false: `--disable-workspace-trust`, every folder trusted;
  * true: Workspace Trust on, so a folder nobody trusted opens in Restricted Mode), `env` (added to the
  * server's environment, which every extension host inherits), `settings` (extra user settings),
- * `keepState` (leave the state dir on stop, for debugging).
+ * `keepState` (leave the state dir on stop, for debugging), `vsix` (installed into the fresh extensions dir first),
+ * `folder` (the workspace to open).
  * Resolves to { url, port, stateDir, logFile, stop() } once /healthz answers.
  */
-export async function startHost({ trust = false, env = {}, settings = {}, keepState = false } = {}) {
+export async function startHost({ trust = false, env = {}, settings = {}, keepState = false, vsix, folder } = {}) {
   const host = hostEnv();
   const port = await freePort();
   // Short path: VS Code's IPC sockets live under TMPDIR and a socket path must stay under 108 bytes.
@@ -58,27 +59,39 @@ export async function startHost({ trust = false, env = {}, settings = {}, keepSt
   for (const d of ['user-data/User', 'extensions', 'xdg-config', 'xdg-data', 'tmp']) fs.mkdirSync(path.join(stateDir, d), { recursive: true });
   fs.writeFileSync(path.join(stateDir, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   fs.writeFileSync(path.join(stateDir, 'user-data/User/settings.json'), JSON.stringify(userSettings(trust, settings), null, 2));
-  const logFile = path.join(stateDir, 'server.log');
-  const out = fs.openSync(logFile, 'a');
-  const args = [
+  const childEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'),
+    XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
+    TMPDIR: path.join(stateDir, 'tmp'),
+    ...env,
+  };
+  const base = [
     host.VSCODE_HOST_CODE_SERVER,
     '--config', path.join(stateDir, 'config.yaml'),
     '--user-data-dir', path.join(stateDir, 'user-data'),
     '--extensions-dir', path.join(stateDir, 'extensions'),
+  ];
+  if (vsix) {
+    const install = spawnSync(host.VSCODE_HOST_NODE, [...base, '--install-extension', vsix], { env: childEnv, encoding: 'utf8' });
+    if (install.status !== 0) {
+      if (!keepState) fs.rmSync(stateDir, { recursive: true, force: true });
+      throw new Error(`installing ${vsix} failed:\n${install.stdout}\n${install.stderr}`);
+    }
+  }
+  const logFile = path.join(stateDir, 'server.log');
+  const out = fs.openSync(logFile, 'a');
+  const args = [
+    ...base,
     '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override', '--ignore-last-opened',
     '--vscode-option', 'enable-smoke-test-driver',
     ...(trust ? [] : ['--disable-workspace-trust']),
+    ...(folder ? [folder] : []),
   ];
   const child = spawn(host.VSCODE_HOST_NODE, args, {
     detached: true, // own process group: stop() signals the group
     stdio: ['ignore', out, out],
-    env: {
-      ...process.env,
-      XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'),
-      XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
-      TMPDIR: path.join(stateDir, 'tmp'),
-      ...env,
-    },
+    env: childEnv,
   });
   fs.closeSync(out);
   let exited = false;
