@@ -2,7 +2,6 @@
 // (test-only; adapted from scripts/vscode-host/start.sh and drive.mjs, which document the pitfalls).
 import { startHost } from '../../scripts/vscode-host/host-server.mjs';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts code-server on 127.0.0.1 (free port, auth none, fresh state dir, workspace trust off) after
