@@ -63,10 +63,10 @@ fs.writeFileSync(
 );
 
 // 3. code-server with the .vsix, and Chromium.
-const hostDir = process.env.VSCODE_HOST_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'vscode-host');
-if (!fs.existsSync(path.join(hostDir, 'env.sh'))) {
-  say('installing the VS Code host (scripts/vscode-host/setup.sh)');
-  if (spawnSync('bash', [path.join(root, 'scripts/vscode-host/setup.sh')], { stdio: 'inherit' }).status !== 0) process.exit(1);
+const { ensureHost } = await import('./vscode-host/ensure-host.mjs');
+if (!ensureHost(say)) {
+  console.error('screenshots-inline: the VS Code host could not be installed; see above');
+  process.exit(1);
 }
 const { chromium } = await import('playwright-core');
 const { startCodeServer, quickPick } = await import('../test/e2e/workbench.mjs');

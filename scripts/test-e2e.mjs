@@ -53,13 +53,10 @@ if (!argv.includes('--skip-harness')) {
 }
 
 // 3. code-server + Chromium.
-const hostDir = process.env.VSCODE_HOST_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'vscode-host');
-if (!fs.existsSync(path.join(hostDir, 'env.sh'))) {
-  say('installing the VS Code host (scripts/vscode-host/setup.sh)');
-  if (spawnSync('bash', [path.join(root, 'scripts/vscode-host/setup.sh')], { stdio: 'inherit' }).status !== 0) {
-    console.error('test-e2e: the VS Code host could not be installed');
-    process.exit(1);
-  }
+const { ensureHost } = await import('./vscode-host/ensure-host.mjs');
+if (!ensureHost(say)) {
+  console.error('test-e2e: the VS Code host could not be installed; see above');
+  process.exit(1);
 }
 const { chromium } = await import('playwright-core');
 const { startCodeServer, quickPick, frameWith } = await import('../test/e2e/workbench.mjs');

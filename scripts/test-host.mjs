@@ -81,13 +81,10 @@ if (flag('bundle-only')) {
 }
 
 // 3. The host itself (code-server + Chromium + playwright-core); seconds when already installed.
-const hostDir = process.env.VSCODE_HOST_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'vscode-host');
-if (!fs.existsSync(path.join(hostDir, 'env.sh'))) {
-  say('installing the VS Code host (scripts/vscode-host/setup.sh)');
-  if (spawnSync('bash', [path.join(root, 'scripts/vscode-host/setup.sh')], { stdio: 'inherit' }).status !== 0) {
-    console.error('test-host: the VS Code host could not be installed; see above');
-    process.exit(1);
-  }
+const { ensureHost } = await import('./vscode-host/ensure-host.mjs');
+if (!ensureHost(say)) {
+  console.error('test-host: the VS Code host could not be installed; see above');
+  process.exit(1);
 }
 const { startHost } = await import('./vscode-host/host-server.mjs');
 const { runTests } = await import('./vscode-host/run-tests.mjs');
