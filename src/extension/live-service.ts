@@ -7,7 +7,7 @@ import { configError } from '../judgment/errors';
 import type { JudgmentProvider } from '../providers/port';
 import { ALL_TOOLS } from '../tools';
 import { JudgmentService, type CallOptions, type CallOutcome } from '../tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../tools/types';
+import { DEFAULT_FLOORS, type Floors } from '../policy/thresholds';
 
 /** A provider that cannot work as configured: every request fails with CONFIG_ERROR `message`. */
 export class MisconfiguredProvider implements JudgmentProvider {

@@ -2,7 +2,7 @@ import { JevError } from '../judgment/errors';
 import type { QuestionMap } from '../judgment/types';
 import type { CallContext, JudgmentProvider, SystemOneRequest } from '../providers/port';
 import type { CallOutcome, JudgmentService } from '../tools/runner';
-import type { Floors } from '../tools/types';
+import type { Floors } from '../policy/thresholds';
 import type { DecisionRecord, RecordedExchange } from './record';
 
 /**

@@ -15,7 +15,8 @@ import {
 } from '../policy/rank';
 import { commonOutputShape, jevAnnotations } from './jev-common';
 import { coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolContext, ToolDefinition } from './types';
+import type { ToolContext, ToolDefinition } from './types';
+import type { Floors } from '../policy/thresholds';
 
 /**
  * jev_rank: rank candidates the host already listed (files, symbols, errors, skills) against a query with a

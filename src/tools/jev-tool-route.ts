@@ -11,7 +11,7 @@ import {
   type RouteReason,
   type SelectionJudgment,
 } from '../policy/routing';
-import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
+import { dispatchFloor, tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import {
   BLOCK_REASONS,
   candidateListSchema,
@@ -23,7 +23,7 @@ import {
 } from './candidates';
 import { commonOutputShape, jevAnnotations, judgedOutput, parseLoopArgs, readChoice, readNoul, type CommonOutputFields } from './jev-common';
 import { jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_tool_route (seed "jev_tool_route", jev-tools-spec §4.2, §8.3): choose among exact calls the host

@@ -7,7 +7,8 @@ import type { QuestionMap } from '../judgment/types';
 import type { DecisionRecord, RecordedExchange } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
 import type { CallContext, JudgmentProvider } from '../providers/port';
-import type { Floors, ToolContext, ToolDefinition } from './types';
+import type { ToolContext, ToolDefinition } from './types';
+import type { Floors } from '../policy/thresholds';
 
 /** Options of a JudgmentService. */
 export interface JudgmentServiceOptions {

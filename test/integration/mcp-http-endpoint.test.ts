@@ -22,7 +22,7 @@ import { ToolRegistry } from '../../src/registry/registry';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const records: DecisionRecord[] = [];
 const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest', onRecord: (r) => records.push(r) });

@@ -87,7 +87,7 @@ describe('argument depth limit', () => {
 });
 
 it('judgevet tools refuse deeply nested arguments too (runner check), with no provider call', async () => {
-  const { DEFAULT_FLOORS } = await import('../../src/tools/types');
+  const { DEFAULT_FLOORS } = await import('../../src/policy/thresholds');
   let calls = 0;
   const provider = { id: 'stub', calibrated: true, systemOne: async () => { calls++; throw new Error('must not be called'); } };
   const service = new JudgmentService({ provider, tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'm' });

@@ -17,7 +17,7 @@ import { TRUNCATION_MARKER } from '../../src/judgment/budget';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
 
 const DIFF = [

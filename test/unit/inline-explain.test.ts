@@ -13,7 +13,7 @@ import type { DecisionRecord } from '../../src/ledger/record';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { explainReason } from '../../webview/reason-codes';
 
 const root = join(__dirname, '..', '..');

@@ -14,7 +14,7 @@ import { decideReview, jevReviewTool, packReview, type ReviewInput } from '../..
 import { decideScreen, jevScreenTool, packScreen, type ScreenInput } from '../../src/tools/jev-screen';
 import { decideVerify, jevVerifyTool, packVerify, type VerifyInput } from '../../src/tools/jev-verify';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
+import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 
 // ---------------------------------------------------------------------------------------------------
 // Answer builders

@@ -27,7 +27,7 @@ import {
   type RankInput,
 } from '../../src/tools/jev-rank';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 // ---------------------------------------------------------------------------------------------------
 // Stub provider: scores each option by query-word hits in its text; instant.

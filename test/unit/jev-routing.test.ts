@@ -10,7 +10,7 @@ import { validateResponse } from '../../src/judgment/validate';
 import { confidenceFromProbabilities } from '../../src/policy/distribution';
 import type { JudgmentProvider } from '../../src/providers/port';
 import { JudgmentService, type CallOutcome } from '../../src/tools/runner';
-import type { Floors } from '../../src/tools/types';
+import type { Floors } from '../../src/policy/thresholds';
 import {
   argumentShape,
   eligibilityReasons,

@@ -11,7 +11,8 @@ import { askScoreTool } from '../../src/tools/ask-score';
 import { evaluatePolicyTool } from '../../src/tools/evaluate-policy';
 import { jevScreenTool } from '../../src/tools/jev-screen';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type ToolContext } from '../../src/tools/types';
+import type { ToolContext } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const TOOLS = [askNoulTool, askChoiceTool, askScoreTool, evaluatePolicyTool];
 type EvaluatePolicyResultLike = { policy: { result: string } };

@@ -10,7 +10,7 @@ import type { DecisionRecord } from '../../src/ledger/record';
 import type { CallContext, JudgmentProvider } from '../../src/providers/port';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
+import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { answerAll, noul } from '../helpers/fake-systemone';
 
 const dir = mkdtempSync(join(tmpdir(), 'jev-ledger-'));

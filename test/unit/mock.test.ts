@@ -8,7 +8,7 @@ import { MockProvider, mockModelsList } from '../../src/providers/mock';
 import { buildView, foldToken, overlap, parseLenientJson, pendingFamilies, questionText, softmax, tokenize } from '../../src/providers/mock-heuristics';
 import { readFileSync } from 'node:fs';
 import { judge } from '../../src/judgment/judge';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { toolRouteQuestions } from '../../src/tools/jev-tool-route';
 import { decideStep, parseStep, stepQuestions, stepState } from '../../src/tools/jev-step';
 import { partitionCandidates } from '../../src/tools/candidates';

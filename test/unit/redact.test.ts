@@ -16,7 +16,7 @@ import type { DecisionRecord } from '../../src/ledger/record';
 import type { CallContext, JudgmentProvider } from '../../src/providers/port';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { answerAll } from '../helpers/fake-systemone';
 
 const SECRET = 'sk-unit-redact-7f3a9c';

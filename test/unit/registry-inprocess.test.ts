@@ -17,7 +17,7 @@ import { ToolRegistry, CapabilityViolation } from '../../src/registry/registry';
 import { mapCallResult } from '../../src/registry/result';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const root = join(__dirname, '..', '..');
 

@@ -9,7 +9,7 @@ import type { JudgmentProvider } from '../../src/providers/port';
 import { ALL_TOOLS } from '../../src/tools/index';
 import { decideStep, parseStep } from '../../src/tools/jev-step';
 import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
+import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { candidateRows } from '../../webview/candidates-view';
 import { changeSummary, diffOutcomes, outcomeLines } from '../../webview/outcome-diff';
 import { recompute, supportsWhatIf } from '../../webview/whatif-engine';
