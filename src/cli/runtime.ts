@@ -2,7 +2,7 @@ import { loadConfig, secretValues, type JevConfig } from '../config/env';
 import type { JevError } from '../judgment/errors';
 import { JsonlLedger } from '../ledger/jsonl';
 import { createProvider, providerLabel } from '../providers/factory';
-import type { JudgmentProvider } from '../providers/port';
+import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from '../providers/spend-cap';
 import { ALL_TOOLS } from '../tools';
 import { JudgmentService } from '../tools/runner';

@@ -18,7 +18,7 @@ import type { AgentView, BackendStatus, PanelSnapshot, ServerView } from '../pan
 import { DEFAULT_BASE_URL } from '../providers/base-url';
 import { createProvider } from '../providers/factory';
 import { MockProvider } from '../providers/mock';
-import type { JudgmentProvider } from '../providers/port';
+import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from '../providers/spend-cap';
 import { execute, type ExecutionOutcome } from '../registry/execute';
 import { registerJudgmentTools } from '../registry/judgment-tools';

@@ -9,7 +9,7 @@ import { estimateTokens } from '../judgment/budget';
 import { JevError, configError, invalidInput, invalidResponse } from '../judgment/errors';
 import type { Answer, SystemOneRequest, SystemOneResponse } from '../judgment/types';
 import { renderState } from '../providers/openai/prompt';
-import type { CallContext, JudgmentProvider } from '../providers/port';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
 import type { SpendCap } from '../providers/spend-cap';
 import { MAX_REPLY_CHARS, answerFrom, lmPrompt, parseDistribution, questionOptions } from './lm-prompt';
 

@@ -1,5 +1,5 @@
-import type { CallContext, JudgmentProvider } from '../providers/port';
-import { LARGEST_REQUEST_INPUT_TOKENS } from '../providers/port';
+import type { CallContext, JudgmentProvider } from './provider';
+import { LARGEST_REQUEST_INPUT_TOKENS } from './provider';
 import { estimateTokens, fitState, MAX_TOTAL_TOKENS, questionEstimates, stateTokenBudget, stringifyState } from './budget';
 import { inputTooLarge, JevError, toJevError } from './errors';
 import type { Judged, QuestionMap } from './types';

@@ -1,6 +1,6 @@
 import { JevError } from '../judgment/errors';
-import type { QuestionMap } from '../judgment/types';
-import type { CallContext, JudgmentProvider, SystemOneRequest } from '../providers/port';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
+import type { QuestionMap, SystemOneRequest } from '../judgment/types';
 import type { CallOutcome, JudgmentService } from '../tools/runner';
 import type { Floors } from '../policy/thresholds';
 import type { DecisionRecord, RecordedExchange } from './record';

@@ -1,5 +1,5 @@
 import type { JevConfig } from '../config/env';
-import type { JudgmentProvider } from './port';
+import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from './spend-cap';
 import { MockProvider } from './mock';
 import { SystemOneProvider } from './systemone';

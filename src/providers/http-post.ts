@@ -17,7 +17,7 @@
  */
 import { JevError, invalidResponse } from '../judgment/errors';
 import { MAX_RETRY_HINT_MS, backoffDelay, isRetryableStatus, retryHintMs, sleep, type RetryOptions } from './http-retry';
-import type { CallContext } from './port';
+import type { CallContext } from '../judgment/provider';
 import type { SpendCap } from './spend-cap';
 
 /** A fetch failure that no retry cures: host not found, certificate refused, port blocked by fetch, other. */

@@ -8,7 +8,7 @@ import { JevError } from '../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../judgment/types';
 import { confidenceFromProbabilities } from '../policy/distribution';
 import { buildView, choiceScores, noulValue, questionText, scoreLevels, softmax, type MockView } from './mock-heuristics';
-import type { CallContext, JudgmentProvider } from './port';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
 
 /** Suffix appended to the requested model name in mock answers. */
 export const MOCK_MODEL_SUFFIX = '+mock';

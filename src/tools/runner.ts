@@ -6,7 +6,7 @@ import { rejectDeepNesting } from './schemas';
 import type { QuestionMap } from '../judgment/types';
 import type { DecisionRecord, RecordedExchange } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
-import type { CallContext, JudgmentProvider } from '../providers/port';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
 import type { ToolContext, ToolDefinition } from './types';
 import type { Floors } from '../policy/thresholds';
 

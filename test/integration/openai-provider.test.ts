@@ -14,7 +14,7 @@ import { confidenceFromProbabilities } from '../../src/policy/distribution';
 import { checkLogprobs } from '../../src/providers/openai/doctor';
 import { FLOOR_GAP_NATS } from '../../src/providers/openai/distribution';
 import { OpenAiProvider, type OpenAiProviderOptions } from '../../src/providers/openai/provider';
-import type { CallContext } from '../../src/providers/port';
+import type { CallContext } from '../../src/judgment/provider';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { completion, ln, noLogprobsCompletion, startFakeOpenAi, type FakeOpenAi, type OpenAiRecordedRequest } from '../helpers/fake-openai';
 

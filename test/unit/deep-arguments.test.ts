@@ -6,7 +6,7 @@ import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
 import { findProtoKey, findTooDeep, formatPath, MAX_ARGUMENT_DEPTH, MAX_PRINTED_PATH, parseArgs } from '../../src/tools/schemas';
 import { z } from 'zod';
-import type { JudgmentProvider } from '../../src/providers/port';
+import type { JudgmentProvider } from '../../src/judgment/provider';
 
 /** `{a: {a: … 1}}` with `levels` objects. */
 function nestedObjects(levels: number): Record<string, unknown> {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Answer, ChoiceAnswer, Judged, NoulAnswer, ScoreAnswer, SystemOneRequest } from '../../src/judgment/types';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { REVIEW_WEIGHTS, projectReview, reviewAction, reviewComposite } from '../../src/policy/review';
 import { screenAction, screenRecommendation } from '../../src/policy/screen';
 import { GATE_REASON_CODES, claimJudgment, gateItemAction, verifyItemAction, verifyOverallAction } from '../../src/policy/verify';

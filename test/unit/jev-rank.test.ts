@@ -15,7 +15,7 @@ import {
   planRound,
   rankAction,
 } from '../../src/policy/rank';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import {
   decideRank,
   jevRankTool,

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import { JevError } from '../../src/judgment/errors';
 import type { SystemOneRequest } from '../../src/judgment/types';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { askChoiceTool } from '../../src/tools/ask-choice';
 import { askNoulTool } from '../../src/tools/ask-noul';

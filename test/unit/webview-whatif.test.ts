@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { Answer, QuestionMap, SystemOneRequest } from '../../src/judgment/types';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { MockProvider } from '../../src/providers/mock';
-import type { JudgmentProvider } from '../../src/providers/port';
+import type { JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools/index';
 import { decideStep, parseStep } from '../../src/tools/jev-step';
 import { JudgmentService } from '../../src/tools/runner';

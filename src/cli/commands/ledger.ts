@@ -6,7 +6,7 @@ import { readLedger, type LedgerContents } from '../../ledger/jsonl';
 import type { DecisionRecord } from '../../ledger/record';
 import { replayRecord, type DecisionSummary } from '../../ledger/replay';
 import { validateFloors, type FloorNames, type Floors } from '../../policy/thresholds';
-import type { JudgmentProvider } from '../../providers/port';
+import type { JudgmentProvider } from '../../judgment/provider';
 import { ALL_TOOLS } from '../../tools';
 import { JudgmentService } from '../../tools/runner';
 import { parseCommandArgs } from '../args';

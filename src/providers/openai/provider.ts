@@ -6,13 +6,13 @@
  * from the first token's top_logprobs over the option labels (see distribution.ts for the floor rule,
  * tournament.ts for large option lists, answers.ts for the answer shapes).
  */
-import { LARGEST_REQUEST_INPUT_TOKENS } from '../port';
+import { LARGEST_REQUEST_INPUT_TOKENS } from '../../judgment/provider';
 import { setMaxListeners } from 'node:events';
 import { JevError, configError, invalidInput, toJevError } from '../../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse, Usage } from '../../judgment/types';
 import { normalizeBaseUrl } from '../base-url';
 import { resolveRetryOptions, type RetryOptions } from '../http-retry';
-import type { CallContext, JudgmentProvider } from '../port';
+import type { CallContext, JudgmentProvider } from '../../judgment/provider';
 import type { SpendCap } from '../spend-cap';
 import { choiceAnswer, noulAnswer, scoreAnswer } from './answers';
 import { completionBody, readCompletion } from './completion';
