@@ -30,7 +30,7 @@ const iterations = positiveInt('iterations', values.iterations, 1);
 
 const load = (path) => tsImport(path, import.meta.url);
 const [{ JudgmentService }, { ALL_TOOLS }, { DEFAULT_FLOORS }, { SpendCap }, { SystemOneProvider }, openai, fakeS1, fakeOa] = await Promise.all([
-  load('../src/tools/runner.ts'),
+  load('../src/tools/judgment-service.ts'),
   load('../src/tools/index.ts'),
   load('../src/policy/thresholds.ts'),
   load('../src/providers/spend-cap.ts'),

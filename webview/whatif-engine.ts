@@ -1,6 +1,6 @@
 import type { DecisionRecord } from '../src/ledger/record';
 import { ReplayProvider, replayRecord } from '../src/ledger/replay';
-import { JudgmentService } from '../src/tools/runner';
+import { JudgmentService } from '../src/tools/judgment-service';
 import type { ToolDefinition } from '../src/tools/types';
 import { type Floors, DEFAULT_FLOORS } from '../src/policy/thresholds';
 import { jevStepTool } from '../src/tools/jev-step';

@@ -5,7 +5,7 @@ import { createProvider, providerLabel } from '../providers/factory';
 import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from '../providers/spend-cap';
 import { ALL_TOOLS } from '../tools';
-import { JudgmentService } from '../tools/runner';
+import { JudgmentService } from '../tools/judgment-service';
 import { EXIT, type CliIO } from './io';
 import { ReportingLedger } from './ledger-sink';
 

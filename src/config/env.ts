@@ -42,7 +42,7 @@ export function isSecretVariable(name: string): boolean {
   return JEV_SECRET_VARIABLES.includes(upper) || upper.endsWith('_API_KEY') || upper.endsWith('_TOKEN');
 }
 
-/** Non-empty (trimmed) values of Jev's secret variables in `env`: what the runner and the ledger redact. */
+/** Non-empty (trimmed) values of Jev's secret variables in `env`: what the JudgmentService and the ledger redact. */
 export function secretValues(env: Env): string[] {
   return JEV_SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((v) => v !== '');
 }

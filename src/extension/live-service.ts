@@ -6,7 +6,7 @@
 import { configError } from '../judgment/errors';
 import type { JudgmentProvider } from '../judgment/provider';
 import { ALL_TOOLS } from '../tools';
-import { JudgmentService, type CallOptions, type CallOutcome } from '../tools/runner';
+import { JudgmentService, type CallOptions, type CallOutcome } from '../tools/judgment-service';
 import { DEFAULT_FLOORS, type Floors } from '../policy/thresholds';
 
 /** A provider that cannot work as configured: every request fails with CONFIG_ERROR `message`. */

@@ -26,7 +26,7 @@ import { decideGrant, type AgentManifest } from '../registry/manifest';
 import type { McpConnection } from '../registry/connection';
 import { ToolRegistry, type RegistryEvent } from '../registry/registry';
 import { ALL_TOOLS } from '../tools';
-import { JudgmentService } from '../tools/runner';
+import { JudgmentService } from '../tools/judgment-service';
 import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createEditorServer, editorTools } from './editor-server';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';

@@ -1,7 +1,7 @@
 import { JevError } from '../judgment/errors';
 import type { CallContext, JudgmentProvider } from '../judgment/provider';
 import type { QuestionMap, SystemOneRequest } from '../judgment/types';
-import type { CallOutcome, JudgmentService } from '../tools/runner';
+import type { CallOutcome, JudgmentService } from '../tools/judgment-service';
 import type { Floors } from '../policy/thresholds';
 import type { DecisionRecord, RecordedExchange } from './record';
 

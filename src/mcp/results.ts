@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JevError } from '../judgment/errors';
-import type { CallOutcome } from '../tools/runner';
+import type { CallOutcome } from '../tools/judgment-service';
 import type { ToolFamily } from '../tools/types';
 
 /**

@@ -1,4 +1,4 @@
-import type { JudgmentService } from '../tools/runner';
+import type { JudgmentService } from '../tools/judgment-service';
 import type { ToolRegistry } from './registry';
 
 /**

@@ -21,7 +21,7 @@ import type { AgentManifest } from '../../src/registry/manifest';
 import { ToolRegistry } from '../../src/registry/registry';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const records: DecisionRecord[] = [];

@@ -441,7 +441,7 @@ describe('every jev tool end to end on the openai provider (JudgmentService + AL
   };
 
   test('all nine jev tools return a valid, non-error result with an openai:<model> judgment', async () => {
-    const { JudgmentService } = await import('../../src/tools/runner');
+    const { JudgmentService } = await import('../../src/tools/judgment-service');
     const { ALL_TOOLS } = await import('../../src/tools/index');
     const { DEFAULT_FLOORS } = await import('../../src/policy/thresholds');
     const service = new JudgmentService({ provider: provider({ concurrency: 4 }), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'local-model', timeoutMs: 20_000 });

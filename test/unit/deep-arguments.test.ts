@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { findProtoKey, findTooDeep, formatPath, MAX_ARGUMENT_DEPTH, MAX_PRINTED_PATH, parseArgs } from '../../src/tools/schemas';
 import { z } from 'zod';
 import type { JudgmentProvider } from '../../src/judgment/provider';

@@ -16,7 +16,7 @@ import { JevError } from '../../src/judgment/errors';
 import { TRUNCATION_MARKER } from '../../src/judgment/budget';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
 

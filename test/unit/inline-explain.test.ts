@@ -12,7 +12,7 @@ import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { explainReason } from '../../webview/reason-codes';
 

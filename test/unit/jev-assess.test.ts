@@ -13,7 +13,7 @@ import { decideGate, jevGateTool, packGate, type GateInput } from '../../src/too
 import { decideReview, jevReviewTool, packReview, type ReviewInput } from '../../src/tools/jev-review';
 import { decideScreen, jevScreenTool, packScreen, type ScreenInput } from '../../src/tools/jev-screen';
 import { decideVerify, jevVerifyTool, packVerify, type VerifyInput } from '../../src/tools/jev-verify';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 
 // ---------------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import {
   rankTournamentFromExchanges,
   type RankInput,
 } from '../../src/tools/jev-rank';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 // ---------------------------------------------------------------------------------------------------

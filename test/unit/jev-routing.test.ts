@@ -9,7 +9,7 @@ import type { Answer, Coverage, Judged, QuestionMap, SystemOneRequest } from '..
 import { validateResponse } from '../../src/judgment/validate';
 import { confidenceFromProbabilities } from '../../src/policy/distribution';
 import type { JudgmentProvider } from '../../src/judgment/provider';
-import { JudgmentService, type CallOutcome } from '../../src/tools/runner';
+import { JudgmentService, type CallOutcome } from '../../src/tools/judgment-service';
 import type { Floors } from '../../src/policy/thresholds';
 import {
   argumentShape,

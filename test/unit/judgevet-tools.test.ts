@@ -10,7 +10,7 @@ import { askNoulTool } from '../../src/tools/ask-noul';
 import { askScoreTool } from '../../src/tools/ask-score';
 import { evaluatePolicyTool } from '../../src/tools/evaluate-policy';
 import { jevScreenTool } from '../../src/tools/jev-screen';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import type { ToolContext } from '../../src/tools/types';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 

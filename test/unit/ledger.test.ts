@@ -9,7 +9,7 @@ import { ReplayProvider, replayRecord } from '../../src/ledger/replay';
 import type { DecisionRecord } from '../../src/ledger/record';
 import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { answerAll, noul } from '../helpers/fake-systemone';
 

@@ -15,7 +15,7 @@ import { JsonlLedger, readLedger } from '../../src/ledger/jsonl';
 import type { DecisionRecord } from '../../src/ledger/record';
 import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { answerAll } from '../helpers/fake-systemone';
 

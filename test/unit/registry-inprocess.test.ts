@@ -16,7 +16,7 @@ import { registerJudgmentTools } from '../../src/registry/judgment-tools';
 import { ToolRegistry, CapabilityViolation } from '../../src/registry/registry';
 import { mapCallResult } from '../../src/registry/result';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const root = join(__dirname, '..', '..');

@@ -8,7 +8,7 @@ import { MockProvider } from '../../src/providers/mock';
 import type { JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools/index';
 import { decideStep, parseStep } from '../../src/tools/jev-step';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { candidateRows } from '../../webview/candidates-view';
 import { changeSummary, diffOutcomes, outcomeLines } from '../../webview/outcome-diff';

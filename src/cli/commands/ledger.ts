@@ -8,7 +8,7 @@ import { replayRecord, type DecisionSummary } from '../../ledger/replay';
 import { validateFloors, type FloorNames, type Floors } from '../../policy/thresholds';
 import type { JudgmentProvider } from '../../judgment/provider';
 import { ALL_TOOLS } from '../../tools';
-import { JudgmentService } from '../../tools/runner';
+import { JudgmentService } from '../../tools/judgment-service';
 import { parseCommandArgs } from '../args';
 import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';

@@ -1,8 +1,7 @@
 import { configError, invalidInput } from '../../judgment/errors';
 import { bearerTokenProblem, McpHttpEndpoint, type EndpointInfo } from '../../mcp/http-endpoint';
 import { createMcpServer } from '../../mcp/server';
-import type { CallOptions, CallOutcome } from '../../tools/runner';
-import { JudgmentService } from '../../tools/runner';
+import { type CallOptions, type CallOutcome, JudgmentService } from '../../tools/judgment-service';
 import { EXIT, type CliIO } from '../io';
 import { createRuntime } from '../runtime';
 import { safeText } from '../safe-text';
