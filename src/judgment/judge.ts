@@ -1,7 +1,7 @@
 import type { CallContext, JudgmentProvider } from './provider';
 import { LARGEST_REQUEST_INPUT_TOKENS } from './provider';
 import { estimateTokens, fitState, MAX_TOTAL_TOKENS, questionEstimates, stateTokenBudget, stringifyState } from './budget';
-import { inputTooLarge, JevError, toJevError } from './errors';
+import { cancelled, inputTooLarge, JevError, toJevError } from './errors';
 import type { Judged, QuestionMap } from './types';
 import { validateResponse } from './validate';
 
@@ -45,7 +45,7 @@ function refuseOversizedState(state: unknown, questions: QuestionMap): void {
 
 /** Throws CANCELLED when the signal aborted, TIMEOUT when the deadline passed. */
 export function checkDeadline(ctx: CallContext): void {
-  if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+  if (ctx.signal.aborted) throw cancelled();
   if (Date.now() >= ctx.deadline) throw new JevError('TIMEOUT', 'The judgment deadline passed.', { retryable: true });
 }
 
@@ -71,7 +71,7 @@ export async function judge(
   try {
     body = await provider.systemOne({ state: fitted.state, questions, model }, ctx);
   } catch (err) {
-    if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+    if (ctx.signal.aborted) throw cancelled();
     throw toJevError(err);
   }
   const response = validateResponse(questions, body);

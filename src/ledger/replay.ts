@@ -1,4 +1,4 @@
-import { JevError } from '../judgment/errors';
+import { cancelled, JevError } from '../judgment/errors';
 import type { CallContext, JudgmentProvider } from '../judgment/provider';
 import type { QuestionMap, SystemOneRequest } from '../judgment/types';
 import type { CallOutcome, JudgmentService } from '../tools/judgment-service';
@@ -34,7 +34,7 @@ export class ReplayProvider implements JudgmentProvider {
   }
 
   async systemOne(request: SystemOneRequest, ctx: CallContext): Promise<unknown> {
-    if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+    if (ctx.signal.aborted) throw cancelled();
     const index = this.next;
     const exchange = this.exchanges[index];
     if (!exchange) {

@@ -4,7 +4,7 @@
  * uncalibrated and meant for offline use, demos and tests; the UI shows it as a warning.
  */
 import { estimateTokens } from '../judgment/budget';
-import { JevError } from '../judgment/errors';
+import { cancelled, JevError } from '../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../judgment/types';
 import { confidenceFromProbabilities } from '../policy/distribution';
 import { buildView, choiceScores, noulValue, questionText, scoreLevels, softmax, type MockView } from './mock-heuristics';
@@ -39,7 +39,7 @@ export class MockProvider implements JudgmentProvider {
 }
 
 function throwIfCancelled(ctx: CallContext): void {
-  if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+  if (ctx.signal.aborted) throw cancelled();
 }
 
 /** The mock's answer to one request (pure). Exported for replay/what-if tooling and tests. */

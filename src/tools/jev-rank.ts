@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TRUNCATION_MARKER, estimateTokens, truncateText } from '../judgment/budget';
-import { JevError, inputTooLarge, invalidInput, invalidResponse } from '../judgment/errors';
+import { cancelled, inputTooLarge, invalidInput, invalidResponse } from '../judgment/errors';
 import type { ChoiceAnswer, Judged, NoulQuestion, QuestionMap, Usage } from '../judgment/types';
 import {
   MAX_CANDIDATE_CHARS,
@@ -289,7 +289,7 @@ export function rankTournamentFromExchanges(input: RankInput, exchanges: Readonl
 // Tournament (I/O)
 
 function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+  if (signal.aborted) throw cancelled();
 }
 
 /**

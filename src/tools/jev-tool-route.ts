@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { localCoverage } from '../judgment/budget';
-import { JevError, invalidResponse } from '../judgment/errors';
+import { cancelled, invalidResponse } from '../judgment/errors';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { requireCompleteContext } from '../policy/actions';
 import {
@@ -249,7 +249,7 @@ export const jevToolRouteTool: ToolDefinition<ToolRouteInput, ToolRouteResult> =
     const { eligible } = partitionCandidates(input.candidates);
     if (eligible.length === 0) {
       // Local policy only; still honour a cancelled call.
-      if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+      if (ctx.signal.aborted) throw cancelled();
       return decideToolRoute(input, null, ctx.floors);
     }
     const { projections } = projectCandidates(eligible);
