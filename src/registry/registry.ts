@@ -1,4 +1,4 @@
-import type { JevErrorDetails } from '../judgment/errors';
+import { configError, type JevErrorDetails } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
 import { McpConnection, type ConnectionOptions, type ConnectionStatus } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
@@ -116,11 +116,12 @@ export class ToolRegistry {
   /** Resolutions of names, valid until a tool list or an in-process registration changes. */
   private readonly resolved = new Map<string, ResolvedTool | undefined>();
 
+  /** Throws JevError CONFIG_ERROR when two servers share a name. */
   constructor(options: RegistryOptions = {}) {
     this.onEvent = options.onEvent;
     const seen = new Set<string>();
     for (const server of options.servers ?? []) {
-      if (seen.has(server.name)) throw new Error(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
+      if (seen.has(server.name)) throw configError(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
       seen.add(server.name);
       this.sources.set(server.name, server.source);
       this.connections.push(
@@ -149,8 +150,8 @@ export class ToolRegistry {
   }
 
   /**
-   * Registers an in-process tool. Throws Error when the name is not a bare id (no `/`, no spaces) or is
-   * already registered (the seed replaced silently; here a second registration is a bug to report).
+   * Registers an in-process tool. Throws Error (a programming error, not input) when the name is not a
+   * bare id (no `/`, no spaces) or is already registered: replacing a tool silently would hide the bug.
    */
   register(spec: ToolSpec): void {
     if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name ${JSON.stringify(spec.name)} is invalid: in-process tool names are bare (no "/" and no spaces).`);

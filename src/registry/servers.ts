@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configError } from '../judgment/errors';
+import { configError, invalidInput } from '../judgment/errors';
 import { describeIssue } from './zod-field';
 
 /**
@@ -101,7 +101,7 @@ export function parseServerConfig(raw: unknown, field: string): ServerConfig {
 /**
  * Splits one command line shell-style (POSIX rules: whitespace separates words; '…' is literal; "…"
  * allows \\ escapes of \\ " $ `; a backslash outside quotes escapes the next character).
- * Throws Error naming the problem on an unclosed quote or a trailing backslash.
+ * Throws JevError INVALID_INPUT naming the problem on an unclosed quote or a trailing backslash.
  */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -111,7 +111,7 @@ export function splitCommandLine(line: string): string[] {
     const ch = line[i];
     if (ch === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unclosed single quote at character ${i + 1}`);
+      if (end < 0) throw invalidInput(`unclosed single quote at character ${i + 1}`);
       word += line.slice(i + 1, end);
       inWord = true;
       i = end;
@@ -121,11 +121,11 @@ export function splitCommandLine(line: string): string[] {
         if (line[j] === '\\' && j + 1 < line.length && '\\"$`'.includes(line[j + 1])) j++;
         word += line[j];
       }
-      if (j >= line.length) throw new Error(`unclosed double quote at character ${i + 1}`);
+      if (j >= line.length) throw invalidInput(`unclosed double quote at character ${i + 1}`);
       inWord = true;
       i = j;
     } else if (ch === '\\') {
-      if (i + 1 >= line.length) throw new Error('trailing backslash');
+      if (i + 1 >= line.length) throw invalidInput('trailing backslash');
       word += line[++i];
       inWord = true;
     } else if (/\s/.test(ch)) {
