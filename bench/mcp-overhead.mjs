@@ -139,7 +139,7 @@ async function loadInProcessService() {
         contents: [
           "import { ALL_TOOLS } from './src/tools';",
           "import { JudgmentService } from './src/tools/judgment-service';",
-          "import { MockProvider } from './src/providers/mock';",
+          "import { MockProvider } from './src/providers/mock/provider';",
           "import { DEFAULT_FLOORS } from './src/policy/thresholds';",
           "export const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest' });",
         ].join('\n'),

@@ -17,7 +17,7 @@ import { SERVER_NAME } from '../mcp/identity';
 import type { AgentView, BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
 import { DEFAULT_BASE_URL } from '../providers/base-url';
 import { createProvider } from '../providers/factory';
-import { MockProvider } from '../providers/mock';
+import { MockProvider } from '../providers/mock/provider';
 import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from '../providers/spend-cap';
 import { execute, type ExecutionOutcome } from '../registry/execute';

@@ -1,7 +1,7 @@
 import type { JevConfig } from '../config/env';
 import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from './spend-cap';
-import { MockProvider } from './mock';
+import { MockProvider } from './mock/provider';
 import { SystemOneProvider } from './systemone';
 import { OpenAiProvider } from './openai/provider';
 

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { coverageNote, escapeMarkdown, explainResultPath, headline, inputMarks, summaryMarkdown, versus } from '../../src/extension/inline/explain';
 import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';

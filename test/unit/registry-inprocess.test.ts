@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ToolCallError, registryErrorDetails } from '../../src/registry/errors';
 import { acceptedCall, execute } from '../../src/registry/execute';
 import { registerJudgmentTools } from '../../src/registry/judgment-tools';

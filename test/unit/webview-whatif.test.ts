@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Answer, QuestionMap, SystemOneRequest } from '../../src/judgment/types';
 import type { DecisionRecord } from '../../src/ledger/record';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import type { JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools/index';
 import { decideStep, parseStep } from '../../src/tools/jev-step';
