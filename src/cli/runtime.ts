@@ -61,7 +61,7 @@ export function mockNotice(config: JevConfig): string {
 }
 
 /**
- * Exit code of a failed judgment (DESIGN "The CLI"): invalid input or configuration → 2; provider or
+ * Exit code of a failed judgment (README "The CLI"): invalid input or configuration → 2; provider or
  * operational failure (timeout, cancellation, API error, invalid response) → 3.
  */
 export function exitCodeForError(error: JevError): number {

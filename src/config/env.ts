@@ -6,7 +6,7 @@ import { DEFAULT_FLOORS, THRESHOLD_ORDER_RULE, validateFloors, type FloorNames, 
 export type ProviderId = 'systemone' | 'mock' | 'openai';
 
 /**
- * Resolved configuration of the CLI and the stdio server (DESIGN "Providers and configuration").
+ * Resolved configuration of the CLI and the stdio server (README "Configuration").
  * `apiKey` is held only in memory: never logged, never written to the ledger.
  */
 export interface JevConfig {

@@ -1,5 +1,5 @@
 /**
- * Error codes of the judgment path (jev-tools-spec §2.7). Every failure carries `retryable`.
+ * Error codes of the judgment path. Every failure carries `retryable` (only TIMEOUT is retryable by default).
  * Messages never contain upstream bodies or credentials.
  */
 export type JevErrorCode =

@@ -7,9 +7,9 @@ import { validateResponse } from './validate';
 
 /**
  * How judge() treats a state over the budget:
- * - 'cut' (default; the jev tools, jev-tools-spec §5): cut it with the marker and report `truncated` and
+ * - 'cut' (default; the jev tools): cut it with the marker and report `truncated` and
  *   incomplete coverage, which the jev tools turn into "never auto";
- * - 'refuse' (the judgevet tools, whose results have no truncated/coverage field, judgevet-spec §2.4–2.5):
+ * - 'refuse' (the judgevet tools, whose results have no truncated/coverage field):
  *   INPUT_TOO_LARGE before any request, and INPUT_TOO_LARGE when the provider counts more than 64 000
  *   input tokens, so a partial judgment can never reach the caller.
  */
@@ -52,8 +52,8 @@ export function checkDeadline(ctx: CallContext): void {
 /**
  * One System One request on the judgment path: fit the state to the budget (or refuse it, see
  * JudgeOptions), ask the provider, validate the answers against the questions, and treat a provider
- * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse')
- * (jev-tools-spec §2.6). Throws JevError; never returns unvalidated answers.
+ * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse').
+ * Throws JevError; never returns unvalidated answers.
  */
 export async function judge(
   provider: JudgmentProvider,

@@ -1,6 +1,6 @@
 /**
- * The MCP server over Streamable HTTP, shared by the extension's in-host endpoint (DESIGN "The extension")
- * and `jevcp serve --http PORT` (DESIGN "The CLI"): 127.0.0.1 only, a random (or given) port, a bearer token
+ * The MCP server over Streamable HTTP, shared by the extension's in-host endpoint (README "The VS Code
+ * extension") and `jevcp serve --http PORT` (README "The CLI"): 127.0.0.1 only, a random (or given) port, a bearer token
  * (random per start unless given), Host and Origin checked against the loopback authority (DNS rebinding),
  * one SDK `StreamableHTTPServerTransport` + one MCP server per session. Host-independent (no `vscode`).
  *

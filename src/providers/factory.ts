@@ -6,7 +6,7 @@ import { SystemOneProvider } from './systemone';
 import { OpenAiProvider } from './openai/provider';
 
 /**
- * Builds the configured judgment provider (DESIGN "Providers and configuration"). One SpendCap is shared
+ * Builds the configured judgment provider (README "Configuration"). One SpendCap is shared
  * by every provider of the process, so the cap never resets across tool calls.
  */
 export function createProvider(config: JevConfig, spendCap: SpendCap = new SpendCap(config.spendCap)): JudgmentProvider {

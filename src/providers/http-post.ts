@@ -1,7 +1,7 @@
 /**
  * The one request loop of the HTTP providers (systemone, openai): a JSON POST under the call's deadline,
- * with retries, spend cap, cancellation and status mapping (jev-tools-spec §2.5–2.7, judgevet-spec
- * §1.5–1.7). Each provider passes its own wording (PostWording); the rules live here only.
+ * with retries, spend cap, cancellation and status mapping. Each provider passes its own wording
+ * (PostWording); the rules live here only.
  *
  * - Deadline: every attempt, body read and retry wait ends by `ctx.deadline` (epoch ms) → TIMEOUT.
  * - Cancellation: `ctx.signal` aborts the in-flight request (its socket closes) or the wait. When the
