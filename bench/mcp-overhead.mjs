@@ -138,9 +138,9 @@ async function loadInProcessService() {
       stdin: {
         contents: [
           "import { ALL_TOOLS } from './src/tools';",
-          "import { JudgmentService } from './src/tools/runner';",
-          "import { MockProvider } from './src/providers/mock';",
-          "import { DEFAULT_FLOORS } from './src/tools/types';",
+          "import { JudgmentService } from './src/tools/judgment-service';",
+          "import { MockProvider } from './src/providers/mock/provider';",
+          "import { DEFAULT_FLOORS } from './src/policy/thresholds';",
           "export const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest' });",
         ].join('\n'),
         resolveDir: root,

@@ -30,9 +30,9 @@ const iterations = positiveInt('iterations', values.iterations, 1);
 
 const load = (path) => tsImport(path, import.meta.url);
 const [{ JudgmentService }, { ALL_TOOLS }, { DEFAULT_FLOORS }, { SpendCap }, { SystemOneProvider }, openai, fakeS1, fakeOa] = await Promise.all([
-  load('../src/tools/runner.ts'),
+  load('../src/tools/judgment-service.ts'),
   load('../src/tools/index.ts'),
-  load('../src/tools/types.ts'),
+  load('../src/policy/thresholds.ts'),
   load('../src/providers/spend-cap.ts'),
   load('../src/providers/systemone.ts'),
   load('../src/providers/openai/provider.ts'),

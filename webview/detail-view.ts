@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../src/ledger/record';
-import type { Floors } from '../src/tools/types';
+import type { Floors } from '../src/policy/thresholds';
 import { renderCandidates } from './candidates-view';
 import { codicon, h, type Child } from './dom';
 import { renderJudgment } from './judgment-view';

@@ -1,6 +1,6 @@
 import type { DecisionRecord } from '../src/ledger/record';
 import type { AgentView, BackendStatus, HostToWebview, ServerView, WebviewToHost } from '../src/panel/protocol';
-import type { Floors } from '../src/tools/types';
+import type { Floors } from '../src/policy/thresholds';
 import { renderAgents } from './agents-view';
 import './components';
 import { renderDetail } from './detail-view';

@@ -1,4 +1,4 @@
-import type { Floors } from '../src/tools/types';
+import type { Floors } from '../src/policy/thresholds';
 import { EMPTY_FILTERS, type FeedFilters } from './feed-model';
 import { toSlider } from './whatif-model';
 

@@ -1,8 +1,8 @@
 import type { DecisionRecord } from '../src/ledger/record';
 import { ReplayProvider, replayRecord } from '../src/ledger/replay';
-import { JudgmentService } from '../src/tools/runner';
-import type { Floors, ToolDefinition } from '../src/tools/types';
-import { DEFAULT_FLOORS } from '../src/tools/types';
+import { JudgmentService } from '../src/tools/judgment-service';
+import type { ToolDefinition } from '../src/tools/types';
+import { type Floors, DEFAULT_FLOORS } from '../src/policy/thresholds';
 import { jevStepTool } from '../src/tools/jev-step';
 import { jevCodingLoopTool } from '../src/tools/jev-coding-loop';
 import { jevToolRouteTool } from '../src/tools/jev-tool-route';

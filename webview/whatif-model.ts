@@ -1,6 +1,5 @@
 import type { DecisionRecord } from '../src/ledger/record';
-import { SCREEN_REVIEW_AT } from '../src/policy/thresholds';
-import type { Floors } from '../src/tools/types';
+import { SCREEN_REVIEW_AT, type Floors } from '../src/policy/thresholds';
 import type { Outcome } from './outcome-diff';
 
 /**

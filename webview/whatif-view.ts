@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../src/ledger/record';
-import type { Floors } from '../src/tools/types';
+import type { Floors } from '../src/policy/thresholds';
 import { h, replaceChildren } from './dom';
 import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from './outcome-diff';
 import { explainReason } from './reason-codes';

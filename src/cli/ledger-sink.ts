@@ -11,8 +11,8 @@ export const DEEP_INPUT_PLACEHOLDER = Object.freeze({
 });
 
 /**
- * The CLI's sink in front of the JSONL ledger (every command and `jevcp serve`). The runner ignores ledger
- * failures so a judgment is never changed by them; this sink makes them visible instead of silent: a failed
+ * The CLI's sink in front of the JSONL ledger (every command and `jevcp serve`). JudgmentService ignores
+ * ledger failures so a judgment is never changed by them; this sink makes them visible instead of silent: a failed
  * append (disk full, file removed, …) prints one line on `stderr`,
  * `jevcp: could not write the ledger (<path>): <reason>`, and the command's result and exit code stand.
  * A call refused for nesting deeper than MAX_ARGUMENT_DEPTH is still recorded, with its `input` replaced by

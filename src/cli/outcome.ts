@@ -1,5 +1,5 @@
 import { invalidInput, type JevError } from '../judgment/errors';
-import type { CallOutcome, JudgmentService } from '../tools/runner';
+import type { CallOutcome, JudgmentService } from '../tools/judgment-service';
 import { formatDecision } from './format';
 import { EXIT, type CliIO } from './io';
 import { exitCodeForError } from './runtime';

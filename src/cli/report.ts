@@ -1,4 +1,4 @@
-import { invalidInput, isAbortError, JevError } from '../judgment/errors';
+import { cancelled, invalidInput, isAbortError, JevError } from '../judgment/errors';
 import { errnoCode, fsReason } from './fs-reason';
 import type { CliIO } from './io';
 import { exitCodeForError } from './runtime';
@@ -12,7 +12,7 @@ import { clip, safeText } from './safe-text';
  */
 export function cliError(err: unknown): JevError {
   if (err instanceof JevError) return err;
-  if (isAbortError(err)) return new JevError('CANCELLED', 'The request was cancelled.');
+  if (isAbortError(err)) return cancelled();
   if (errnoCode(err) && typeof (err as { syscall?: unknown }).syscall === 'string') {
     const path = (err as { path?: unknown }).path;
     return invalidInput(`${typeof path === 'string' ? `${clip(path)}: ` : ''}${fsReason(err)}.`);

@@ -2,10 +2,10 @@ import { loadConfig, secretValues, type JevConfig } from '../config/env';
 import type { JevError } from '../judgment/errors';
 import { JsonlLedger } from '../ledger/jsonl';
 import { createProvider, providerLabel } from '../providers/factory';
-import type { JudgmentProvider } from '../providers/port';
+import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from '../providers/spend-cap';
 import { ALL_TOOLS } from '../tools';
-import { JudgmentService } from '../tools/runner';
+import { JudgmentService } from '../tools/judgment-service';
 import { EXIT, type CliIO } from './io';
 import { ReportingLedger } from './ledger-sink';
 
@@ -61,7 +61,7 @@ export function mockNotice(config: JevConfig): string {
 }
 
 /**
- * Exit code of a failed judgment (DESIGN "The CLI"): invalid input or configuration → 2; provider or
+ * Exit code of a failed judgment (README "The CLI"): invalid input or configuration → 2; provider or
  * operational failure (timeout, cancellation, API error, invalid response) → 3.
  */
 export function exitCodeForError(error: JevError): number {

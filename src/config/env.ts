@@ -1,12 +1,12 @@
-import { configError } from '../judgment/errors';
+import { configError, type JevError } from '../judgment/errors';
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../providers/base-url';
-import { DEFAULT_FLOORS, type Floors } from '../tools/types';
+import { DEFAULT_FLOORS, THRESHOLD_ORDER_RULE, validateFloors, type FloorNames, type Floors, type FloorViolation } from '../policy/thresholds';
 
 /** Provider ids selectable by configuration. */
 export type ProviderId = 'systemone' | 'mock' | 'openai';
 
 /**
- * Resolved configuration of the CLI and the stdio server (DESIGN "Providers and configuration").
+ * Resolved configuration of the CLI and the stdio server (README "Configuration").
  * `apiKey` is held only in memory: never logged, never written to the ledger.
  */
 export interface JevConfig {
@@ -42,7 +42,7 @@ export function isSecretVariable(name: string): boolean {
   return JEV_SECRET_VARIABLES.includes(upper) || upper.endsWith('_API_KEY') || upper.endsWith('_TOKEN');
 }
 
-/** Non-empty (trimmed) values of Jev's secret variables in `env`: what the runner and the ledger redact. */
+/** Non-empty (trimmed) values of Jev's secret variables in `env`: what the JudgmentService and the ledger redact. */
 export function secretValues(env: Env): string[] {
   return JEV_SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((v) => v !== '');
 }
@@ -81,11 +81,19 @@ function positiveInt(env: Env, name: string, max: number): number | undefined {
   return n;
 }
 
-/** The error for review_at > auto_accept, saying which value was a default and what to set. */
-function floorOrderError(env: Env, floors: Floors): Error {
+/** The environment variable of each floor, as the floor rules name them. */
+const FLOOR_VARIABLES: FloorNames = { auto_accept: 'JEV_AUTO_ACCEPT', review_at: 'JEV_REVIEW_AT', block_at: 'JEV_BLOCK_AT' };
+
+/**
+ * The error for the first broken floor rule (validateFloors). For review_at > auto_accept with only one
+ * of the two variables set, it says which value was the default and what to set.
+ */
+function floorError(env: Env, floors: Floors, violation: FloorViolation): JevError {
+  const name = FLOOR_VARIABLES[violation.floor];
+  if (violation.kind !== 'order') return configError(`${name} ${violation.rule}.`);
   const autoSet = Boolean(env.JEV_AUTO_ACCEPT?.trim());
   const reviewSet = Boolean(env.JEV_REVIEW_AT?.trim());
-  const rule = 'rule: 0 <= review_at <= auto_accept <= 1';
+  const rule = `rule: ${THRESHOLD_ORDER_RULE}`;
   if (autoSet && !reviewSet) {
     return configError(
       `JEV_AUTO_ACCEPT=${floors.auto_accept} is below JEV_REVIEW_AT (default ${DEFAULT_FLOORS.review_at}), which must not exceed it (${rule}). ` +
@@ -98,7 +106,7 @@ function floorOrderError(env: Env, floors: Floors): Error {
         `Lower JEV_REVIEW_AT, or set JEV_AUTO_ACCEPT too, e.g. JEV_AUTO_ACCEPT=${floors.review_at}.`,
     );
   }
-  return configError(`JEV_REVIEW_AT (${floors.review_at}) must not exceed JEV_AUTO_ACCEPT (${floors.auto_accept}) (${rule}).`);
+  return configError(`${name} (${floors[violation.floor]}) ${violation.rule}.`);
 }
 
 /**
@@ -118,8 +126,8 @@ export function loadConfig(env: Env = process.env): JevConfig {
     review_at: probability(env, 'JEV_REVIEW_AT', DEFAULT_FLOORS.review_at),
     block_at: probability(env, 'JEV_BLOCK_AT', DEFAULT_FLOORS.block_at),
   };
-  if (floors.review_at > floors.auto_accept) throw floorOrderError(env, floors);
-  if (floors.block_at < 0.25) throw configError('JEV_BLOCK_AT must be at least 0.25 (the screen review threshold).');
+  const [broken] = validateFloors(floors, FLOOR_VARIABLES);
+  if (broken) throw floorError(env, floors, broken);
 
   const timeoutMs = positiveInt(env, 'JEV_TIMEOUT_MS', 2_147_483_647) ?? 30_000;
   const spendCap = positiveInt(env, 'JEV_SPEND_CAP', Number.MAX_SAFE_INTEGER);

@@ -5,7 +5,7 @@
 import type * as vscode from 'vscode';
 import type { DecisionRecord } from '../ledger/record';
 import type { BackendStatus, FeedRow, PanelSnapshot } from '../panel/protocol';
-import type { CallOutcome } from '../tools/runner';
+import type { CallOutcome } from '../tools/judgment-service';
 import type { EndpointInfo } from '../mcp/http-endpoint';
 import type { InlineGateApi } from './inline/register';
 import type { PanelSettings } from './settings';

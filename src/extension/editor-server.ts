@@ -17,8 +17,8 @@ import { registryErrorDetails } from '../registry/errors';
 import { executionRecord } from '../registry/execute';
 import { decideGrant, type AgentManifest } from '../registry/manifest';
 import { refOf, type ResolvedTool, type ToolRegistry } from '../registry/registry';
-import type { JudgmentService } from '../tools/runner';
-import type { Floors } from '../tools/types';
+import type { JudgmentService } from '../tools/judgment-service';
+import type { Floors } from '../policy/thresholds';
 import { EDITOR_AGENT } from './settings';
 
 /** What the editor's MCP server reads at every request (so grant toggles apply at once). */

@@ -9,7 +9,7 @@
 import { normalizeBaseUrl } from '../providers/base-url';
 import { parseManifest, type AgentManifest } from '../registry/manifest';
 import { parseServerConfig, SERVER_NAME, type ServerConfig } from '../registry/servers';
-import { DEFAULT_FLOORS, type Floors } from '../tools/types';
+import { DEFAULT_FLOORS, validateFloors, type FloorNames, type Floors } from '../policy/thresholds';
 
 /** Provider choices of `jevPanel.provider`. */
 export type ProviderSetting = 'auto' | 'systemone' | 'openai' | 'vscode-lm' | 'mock';
@@ -217,6 +217,9 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
   };
 }
 
+/** The setting of each floor (relative to `jevPanel`), as the floor rules name them. */
+const FLOOR_SETTINGS = { auto_accept: 'thresholds.autoAccept', review_at: 'thresholds.reviewAt', block_at: 'thresholds.blockAt' } as const satisfies FloorNames;
+
 function readFloors(get: (key: SettingKey) => unknown, bad: (key: SettingKey, rule: string, fallback: string) => void): Floors {
   const prob = (key: SettingKey, fallback: number): number => {
     const raw = get(key);
@@ -230,14 +233,11 @@ function readFloors(get: (key: SettingKey) => unknown, bad: (key: SettingKey, ru
     review_at: prob('thresholds.reviewAt', DEFAULT_FLOORS.review_at),
     block_at: prob('thresholds.blockAt', DEFAULT_FLOORS.block_at),
   };
-  // Same order rules as the environment (config/env.ts): 0 <= review_at <= auto_accept <= 1, block_at >= 0.25.
-  if (floors.review_at > floors.auto_accept) {
-    bad('thresholds.reviewAt', `must not exceed thresholds.autoAccept (${floors.auto_accept})`, String(Math.min(DEFAULT_FLOORS.review_at, floors.auto_accept)));
-    floors.review_at = Math.min(DEFAULT_FLOORS.review_at, floors.auto_accept);
-  }
-  if (floors.block_at < 0.25) {
-    bad('thresholds.blockAt', 'must be at least 0.25 (the screen review threshold)', String(DEFAULT_FLOORS.block_at));
-    floors.block_at = DEFAULT_FLOORS.block_at;
+  for (const broken of validateFloors(floors, FLOOR_SETTINGS)) {
+    // Each floor falls back so the defaults' safe order holds: review_at to at most auto_accept.
+    const fallback = broken.floor === 'review_at' ? Math.min(DEFAULT_FLOORS.review_at, floors.auto_accept) : DEFAULT_FLOORS[broken.floor];
+    bad(FLOOR_SETTINGS[broken.floor], broken.rule, String(fallback));
+    floors[broken.floor] = fallback;
   }
   return floors;
 }

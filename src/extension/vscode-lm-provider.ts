@@ -6,10 +6,10 @@
  */
 import * as vscode from 'vscode';
 import { estimateTokens } from '../judgment/budget';
-import { JevError, configError, invalidInput, invalidResponse } from '../judgment/errors';
+import { JevError, cancelled, configError, invalidInput, invalidResponse } from '../judgment/errors';
 import type { Answer, SystemOneRequest, SystemOneResponse } from '../judgment/types';
 import { renderState } from '../providers/openai/prompt';
-import type { CallContext, JudgmentProvider } from '../providers/port';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
 import type { SpendCap } from '../providers/spend-cap';
 import { MAX_REPLY_CHARS, answerFrom, lmPrompt, parseDistribution, questionOptions } from './lm-prompt';
 
@@ -81,7 +81,7 @@ export class VscodeLmProvider implements JudgmentProvider {
 
   private async ask(prompt: string, ctx: CallContext, token: vscode.CancellationToken): Promise<string> {
     const fail = (err: unknown): JevError => {
-      if (ctx.signal.aborted) return new JevError('CANCELLED', 'The request was cancelled.');
+      if (ctx.signal.aborted) return cancelled();
       if (Date.now() >= ctx.deadline) return new JevError('TIMEOUT', 'The judgment deadline passed while the editor chat model was answering.', { retryable: true });
       if (err instanceof JevError) return err;
       return mapLmError(err, this.model);
@@ -104,12 +104,12 @@ export class VscodeLmProvider implements JudgmentProvider {
     };
     // A model that ignores cancellation must not hold the call past its deadline.
     let onCancel: vscode.Disposable | undefined;
-    const cancelled = new Promise<never>((_, reject) => {
+    const whenCancelled = new Promise<never>((_, reject) => {
       onCancel = token.onCancellationRequested(() => reject(fail(undefined)));
     });
     let text: string;
     try {
-      text = await Promise.race([read(), cancelled]);
+      text = await Promise.race([read(), whenCancelled]);
     } catch (err) {
       throw fail(err);
     } finally {

@@ -1,5 +1,5 @@
 /**
- * Error codes of the judgment path (jev-tools-spec §2.7). Every failure carries `retryable`.
+ * Error codes of the judgment path. Every failure carries `retryable` (only TIMEOUT is retryable by default).
  * Messages never contain upstream bodies or credentials.
  */
 export type JevErrorCode =
@@ -53,6 +53,8 @@ export const invalidInput = (message: string) => new JevError('INVALID_INPUT', m
 export const inputTooLarge = (message: string) => new JevError('INPUT_TOO_LARGE', message);
 export const invalidResponse = (message: string) => new JevError('INVALID_RESPONSE', message);
 export const configError = (message: string) => new JevError('CONFIG_ERROR', message);
+/** The call's AbortSignal fired (the caller or the host stopped it); not retryable. */
+export const cancelled = (message = 'The request was cancelled.') => new JevError('CANCELLED', message);
 
 /**
  * Maps any thrown value to a JevError. Unknown errors become API_ERROR with a generic message so that
@@ -61,7 +63,7 @@ export const configError = (message: string) => new JevError('CONFIG_ERROR', mes
 export function toJevError(err: unknown): JevError {
   if (err instanceof JevError) return err;
   if (err instanceof SyntaxError) return invalidResponse('The provider response was not valid JSON.');
-  if (isAbortError(err)) return new JevError('CANCELLED', 'The request was cancelled.');
+  if (isAbortError(err)) return cancelled();
   return new JevError('API_ERROR', 'Unexpected failure while judging.', { cause: err });
 }
 

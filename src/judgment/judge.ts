@@ -1,15 +1,15 @@
-import type { CallContext, JudgmentProvider } from '../providers/port';
-import { LARGEST_REQUEST_INPUT_TOKENS } from '../providers/port';
+import type { CallContext, JudgmentProvider } from './provider';
+import { LARGEST_REQUEST_INPUT_TOKENS } from './provider';
 import { estimateTokens, fitState, MAX_TOTAL_TOKENS, questionEstimates, stateTokenBudget, stringifyState } from './budget';
-import { inputTooLarge, JevError, toJevError } from './errors';
+import { cancelled, inputTooLarge, JevError, toJevError } from './errors';
 import type { Judged, QuestionMap } from './types';
 import { validateResponse } from './validate';
 
 /**
  * How judge() treats a state over the budget:
- * - 'cut' (default; the jev tools, jev-tools-spec §5): cut it with the marker and report `truncated` and
+ * - 'cut' (default; the jev tools): cut it with the marker and report `truncated` and
  *   incomplete coverage, which the jev tools turn into "never auto";
- * - 'refuse' (the judgevet tools, whose results have no truncated/coverage field, judgevet-spec §2.4–2.5):
+ * - 'refuse' (the judgevet tools, whose results have no truncated/coverage field):
  *   INPUT_TOO_LARGE before any request, and INPUT_TOO_LARGE when the provider counts more than 64 000
  *   input tokens, so a partial judgment can never reach the caller.
  */
@@ -45,15 +45,15 @@ function refuseOversizedState(state: unknown, questions: QuestionMap): void {
 
 /** Throws CANCELLED when the signal aborted, TIMEOUT when the deadline passed. */
 export function checkDeadline(ctx: CallContext): void {
-  if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+  if (ctx.signal.aborted) throw cancelled();
   if (Date.now() >= ctx.deadline) throw new JevError('TIMEOUT', 'The judgment deadline passed.', { retryable: true });
 }
 
 /**
  * One System One request on the judgment path: fit the state to the budget (or refuse it, see
  * JudgeOptions), ask the provider, validate the answers against the questions, and treat a provider
- * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse')
- * (jev-tools-spec §2.6). Throws JevError; never returns unvalidated answers.
+ * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse').
+ * Throws JevError; never returns unvalidated answers.
  */
 export async function judge(
   provider: JudgmentProvider,
@@ -71,7 +71,7 @@ export async function judge(
   try {
     body = await provider.systemOne({ state: fitted.state, questions, model }, ctx);
   } catch (err) {
-    if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+    if (ctx.signal.aborted) throw cancelled();
     throw toJevError(err);
   }
   const response = validateResponse(questions, body);

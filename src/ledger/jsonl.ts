@@ -12,10 +12,10 @@ export interface JsonlLedgerOptions {
 }
 
 /**
- * Append-only JSONL decision ledger (DESIGN "ledger"): one compact JSON DecisionRecord per line, each
- * line written with a single `write` on an O_APPEND descriptor, so concurrent writers never interleave
- * inside a line and a crash can only leave the LAST line half-written. File mode 0600 (the records hold
- * task text, diffs and evidence); the parent directory is created (0700) when missing.
+ * Append-only JSONL decision ledger (README "Ledger and replay"): one compact JSON DecisionRecord per
+ * line, each line written with a single `write` on an O_APPEND descriptor, so concurrent writers never
+ * interleave inside a line and a crash can only leave the LAST line half-written. File mode 0600 (the
+ * records hold task text, diffs and evidence); the parent directory is created (0700) when missing.
  */
 export class JsonlLedger implements LedgerSink {
   private fd: number | undefined;
@@ -33,7 +33,7 @@ export class JsonlLedger implements LedgerSink {
    * narrowed to 0600. If the file ends in a torn line (no final newline), a newline is written first so
    * the next record starts on its own line and the torn one stays an unreadable line that readers skip.
    * `options.secrets` (the configured API key; strings under 8 characters are ignored) are replaced by
-   * `[REDACTED]` in every line before it is written — a last line of defence behind the runner's redaction.
+   * `[REDACTED]` in every line before it is written — a last line of defence behind the JudgmentService's redaction.
    * Throws JevError CONFIG_ERROR `Cannot open the ledger file …` with the OS error code.
    */
   static open(path: string, options: JsonlLedgerOptions = {}): JsonlLedger {
@@ -57,9 +57,9 @@ export class JsonlLedger implements LedgerSink {
   }
 
   /**
-   * Appends one record as one line. Rejects with an Error when closed or the write fails (the runner
-   * ignores ledger failures, so a judgment is never changed by them). Non-finite numbers cannot occur in
-   * JSON text; `JSON.stringify` writes them as null.
+   * Appends one record as one line. Rejects with an Error when closed or the write fails (JudgmentService
+   * ignores ledger failures, so a judgment is never changed by them). Non-finite numbers cannot occur
+   * in JSON text; `JSON.stringify` writes them as null.
    */
   async append(record: DecisionRecord): Promise<void> {
     if (this.fd === undefined) throw new Error('ledger is closed');

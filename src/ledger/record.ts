@@ -1,6 +1,6 @@
 import type { JevErrorDetails } from '../judgment/errors';
 import type { Answer, Coverage, QuestionMap, Usage } from '../judgment/types';
-import type { Floors } from '../tools/types';
+import type { Floors } from '../policy/thresholds';
 
 /** One upstream request of a tool call: the questions asked and the validated provider answer. */
 export interface RecordedExchange {

@@ -1,8 +1,8 @@
-import { JevError } from '../judgment/errors';
-import type { QuestionMap } from '../judgment/types';
-import type { CallContext, JudgmentProvider, SystemOneRequest } from '../providers/port';
-import type { CallOutcome, JudgmentService } from '../tools/runner';
-import type { Floors } from '../tools/types';
+import { cancelled, JevError } from '../judgment/errors';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
+import type { QuestionMap, SystemOneRequest } from '../judgment/types';
+import type { CallOutcome, JudgmentService } from '../tools/judgment-service';
+import type { Floors } from '../policy/thresholds';
 import type { DecisionRecord, RecordedExchange } from './record';
 
 /**
@@ -34,7 +34,7 @@ export class ReplayProvider implements JudgmentProvider {
   }
 
   async systemOne(request: SystemOneRequest, ctx: CallContext): Promise<unknown> {
-    if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+    if (ctx.signal.aborted) throw cancelled();
     const index = this.next;
     const exchange = this.exchanges[index];
     if (!exchange) {

@@ -1,6 +1,6 @@
 /**
- * The MCP server over Streamable HTTP, shared by the extension's in-host endpoint (DESIGN "The extension")
- * and `jevcp serve --http PORT` (DESIGN "The CLI"): 127.0.0.1 only, a random (or given) port, a bearer token
+ * The MCP server over Streamable HTTP, shared by the extension's in-host endpoint (README "The VS Code
+ * extension") and `jevcp serve --http PORT` (README "The CLI"): 127.0.0.1 only, a random (or given) port, a bearer token
  * (random per start unless given), Host and Origin checked against the loopback authority (DNS rebinding),
  * one SDK `StreamableHTTPServerTransport` + one MCP server per session. Host-independent (no `vscode`).
  *
@@ -14,6 +14,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { configError } from '../judgment/errors';
 
 /** Request path of the endpoint. */
 export const ENDPOINT_PATH = '/mcp';
@@ -71,12 +72,12 @@ export class McpHttpEndpoint {
   private starting?: Promise<EndpointInfo>;
   private readonly sessions = new Map<string, Session>();
 
-  /** @throws Error when `options.token` fails `bearerTokenProblem` or `options.port` is not an integer in 0–65535. */
+  /** @throws JevError CONFIG_ERROR when `options.token` fails `bearerTokenProblem` or `options.port` is not an integer in 0–65535. */
   constructor(private readonly options: EndpointOptions) {
     const problem = options.token === undefined ? undefined : bearerTokenProblem(options.token);
-    if (problem) throw new Error(`McpHttpEndpoint: token ${problem}`);
+    if (problem) throw configError(`McpHttpEndpoint: token ${problem}`);
     const port = options.port ?? 0;
-    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`McpHttpEndpoint: port must be an integer in 0–65535, got ${port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65_535) throw configError(`McpHttpEndpoint: port must be an integer in 0–65535, got ${port}`);
   }
 
   /** The running endpoint, if started. */

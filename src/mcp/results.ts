@@ -1,10 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JevError } from '../judgment/errors';
-import type { CallOutcome } from '../tools/runner';
+import type { CallOutcome } from '../tools/judgment-service';
 import type { ToolFamily } from '../tools/types';
 
 /**
- * Success envelope (jev-tools-spec §3.2): one text block with the result as 2-space JSON and the same
+ * Success envelope: one text block with the result as 2-space JSON and the same
  * payload as `structuredContent`. The structured copy is re-parsed from the text, so the two are equal
  * by construction on every transport (in-process ones included). A result that is not a JSON object
  * cannot be structured content and becomes an INVALID_RESPONSE failure instead.
@@ -19,8 +19,8 @@ export function successResult(result: unknown, family: ToolFamily): CallToolResu
 
 /**
  * Failure envelope: `isError: true`, one text block, never `structuredContent` (so clients do not check an
- * error against the success schema). jev tools: `{"error":{code,message,retryable}}` JSON text
- * (jev-tools-spec §3.3); judgevet tools: the message as plain text (judgevet-spec §2.6).
+ * error against the success schema). jev tools: `{"error":{code,message,retryable}}` JSON text;
+ * judgevet tools: the message as plain text.
  */
 export function failureResult(error: JevError, family: ToolFamily): CallToolResult {
   const text = family === 'judgevet' ? error.message : JSON.stringify({ error: error.toJSON() });

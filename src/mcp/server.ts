@@ -9,7 +9,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { JudgmentService } from '../tools/runner';
+import type { JudgmentService } from '../tools/judgment-service';
 import type { ToolDefinition } from '../tools/types';
 import { PACKAGE_VERSION, SERVER_NAME } from './identity';
 import { SERVER_INSTRUCTIONS } from './instructions';

@@ -1,12 +1,12 @@
 import type { JevConfig } from '../config/env';
-import type { JudgmentProvider } from './port';
+import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from './spend-cap';
-import { MockProvider } from './mock';
+import { MockProvider } from './mock/provider';
 import { SystemOneProvider } from './systemone';
 import { OpenAiProvider } from './openai/provider';
 
 /**
- * Builds the configured judgment provider (DESIGN "Providers and configuration"). One SpendCap is shared
+ * Builds the configured judgment provider (README "Configuration"). One SpendCap is shared
  * by every provider of the process, so the cap never resets across tool calls.
  */
 export function createProvider(config: JevConfig, spendCap: SpendCap = new SpendCap(config.spendCap)): JudgmentProvider {

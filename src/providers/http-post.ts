@@ -1,7 +1,7 @@
 /**
  * The one request loop of the HTTP providers (systemone, openai): a JSON POST under the call's deadline,
- * with retries, spend cap, cancellation and status mapping (jev-tools-spec §2.5–2.7, judgevet-spec
- * §1.5–1.7). Each provider passes its own wording (PostWording); the rules live here only.
+ * with retries, spend cap, cancellation and status mapping. Each provider passes its own wording
+ * (PostWording); the rules live here only.
  *
  * - Deadline: every attempt, body read and retry wait ends by `ctx.deadline` (epoch ms) → TIMEOUT.
  * - Cancellation: `ctx.signal` aborts the in-flight request (its socket closes) or the wait. When the
@@ -15,9 +15,9 @@
  * - Bounded reads: a 2xx body above `maxResponseBytes` → INVALID_RESPONSE; error bodies are read (≤ 64 KiB)
  *   only when the provider asks, to look for markers. Messages never quote a body or the key.
  */
-import { JevError, invalidResponse } from '../judgment/errors';
+import { cancelled, JevError, invalidResponse } from '../judgment/errors';
 import { MAX_RETRY_HINT_MS, backoffDelay, isRetryableStatus, retryHintMs, sleep, type RetryOptions } from './http-retry';
-import type { CallContext } from './port';
+import type { CallContext } from '../judgment/provider';
 import type { SpendCap } from './spend-cap';
 
 /** A fetch failure that no retry cures: host not found, certificate refused, port blocked by fetch, other. */
@@ -134,14 +134,14 @@ export async function postJsonWithRetry(options: PostJsonOptions, ctx: CallConte
     try {
       await sleep(wait, ctx.signal);
     } catch {
-      throw stopped(ctx, wording, false) ?? new JevError('CANCELLED', wording.cancelled);
+      throw stopped(ctx, wording, false) ?? cancelled(wording.cancelled);
     }
   }
 }
 
 /** The error for a stopped call: the signal's JevError reason, CANCELLED, or TIMEOUT when time ran out. */
 function stopped(ctx: CallContext, wording: PostWording, timedOut: boolean): JevError | undefined {
-  if (ctx.signal.aborted) return ctx.signal.reason instanceof JevError ? ctx.signal.reason : new JevError('CANCELLED', wording.cancelled);
+  if (ctx.signal.aborted) return ctx.signal.reason instanceof JevError ? ctx.signal.reason : cancelled(wording.cancelled);
   if (timedOut || Date.now() >= ctx.deadline) return new JevError('TIMEOUT', wording.timeout, { retryable: true });
   return undefined;
 }

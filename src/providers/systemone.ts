@@ -3,7 +3,7 @@ import type { SystemOneRequest } from '../judgment/types';
 import { normalizeBaseUrl } from './base-url';
 import { postJsonWithRetry, type PostWording, type UnreachableKind } from './http-post';
 import { resolveRetryOptions, type RetryOptions } from './http-retry';
-import type { CallContext, JudgmentProvider } from './port';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
 import type { SpendCap } from './spend-cap';
 
 /** Options of a SystemOneProvider. */

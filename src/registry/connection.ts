@@ -1,26 +1,18 @@
-import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ErrorCode,
-  JSONRPCMessageSchema,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCallError } from './errors';
 import { LineRing } from './ring';
 import { DEFAULT_CALL_TIMEOUT_MS, describeServerTarget, isHttpConfig, type ServerConfig } from './servers';
+import { clip, describeExit, endSessionOnStreamFault, killSessionChild, openStdioTransport, type Session } from './stdio-session';
 
 /**
- * One persistent MCP client connection (issue #3 "MCP connections"; tool-registry-spec §5 weaknesses 2–5):
- * spawned or connected once and reused; a status (starting | ready | error with its reason); a per-call
- * timeout; restart with exponential backoff after a crash; tool list refreshed on tools/list_changed;
- * a stdout line that is not JSON-RPC ends the session with an error naming the line (never a hang);
- * stderr kept in a bounded ring; close() leaves no child process behind.
+ * One persistent MCP client connection: spawned or connected once and reused; a status (starting |
+ * ready | error with its reason); a per-call timeout; restart with exponential backoff after a crash;
+ * tool list refreshed on tools/list_changed; a stdout line that is not JSON-RPC ends the session with an
+ * error naming the line (never a hang); stderr kept in a bounded ring; close() leaves no child process
+ * behind. The stdio side of a session (spawn, child watching, stream faults) is in stdio-session.ts.
  */
 
 /** Lifecycle state of a connection. `closed` only after close(). */
@@ -87,82 +79,6 @@ export interface ConnectionOptions {
 export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
-}
-
-interface Session {
-  gen: number;
-  client: Client;
-  transport: Transport;
-  child?: ChildProcess;
-  exit?: { code: number | null; signal: NodeJS.Signals | null };
-  /** Last complete stdout lines (each ≤ 4 096 chars), used to name a bad line. */
-  stdoutLines: string[];
-  stdoutPartial: string;
-  /** stderr ring mark at session start: reasons quote only this session's lines. */
-  stderrMark: number;
-  /** Set when the session was ended on purpose because of a protocol fault. */
-  fault?: string;
-  disposed?: Promise<void>;
-}
-
-// Children still alive, killed if the host process exits without a clean shutdown (no orphans).
-const liveChildren = new Set<ChildProcess>();
-let exitHookInstalled = false;
-function trackChild(child: ChildProcess): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const c of liveChildren) {
-        try {
-          c.kill('SIGKILL');
-        } catch {
-          // already gone
-        }
-      }
-    });
-  }
-  liveChildren.add(child);
-  child.once('exit', () => liveChildren.delete(child));
-}
-
-/** StdioClientTransport that reports its child right after spawn (to watch exit code and stdout lines). */
-class WatchedStdioTransport extends StdioClientTransport {
-  constructor(
-    params: StdioServerParameters,
-    private readonly onSpawn: (child: ChildProcess) => void,
-  ) {
-    super(params);
-  }
-
-  override async start(): Promise<void> {
-    await super.start();
-    // The SDK keeps the child private; SDK major 1 is pinned in package.json, and a missing field only
-    // costs exit codes and line naming in messages, never correctness.
-    const child = (this as unknown as { _process?: ChildProcess })._process;
-    if (child) this.onSpawn(child);
-  }
-}
-
-const STDOUT_KEEP_LINES = 16;
-const STDOUT_LINE_CHARS = 4_096;
-
-function clip(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** True when `line` is one JSON-RPC message (what the SDK would accept). */
-function isJsonRpcLine(line: string): boolean {
-  try {
-    return JSONRPCMessageSchema.safeParse(JSON.parse(line)).success;
-  } catch {
-    return false;
-  }
-}
-
-function isStreamParseError(err: unknown): boolean {
-  if (err instanceof SyntaxError) return true;
-  const e = err as { name?: string; message?: string };
-  return e?.name === 'ZodError' || (typeof e?.message === 'string' && e.message.startsWith('ReadBuffer exceeded'));
 }
 
 /** A persistent connection to one MCP server. Create, then `start()`; `close()` when done. */
@@ -319,86 +235,24 @@ export class McpConnection {
         requestInit: this.config.headers ? { headers: { ...this.config.headers } } : undefined,
       });
     } else {
-      const stdio = new WatchedStdioTransport(
-        {
-          command: this.config.command,
-          args: this.config.args ?? [],
-          env: { ...getDefaultEnvironment(), ...(this.config.env ?? {}) },
-          cwd: this.config.cwd ?? this.options.cwd,
-          stderr: 'pipe',
-        },
-        (child) => this.watchChild(session, child),
-      );
-      stdio.stderr?.on('data', (chunk: Buffer) => this.ring.push(chunk));
-      transport = stdio;
+      transport = openStdioTransport(this.config, this.options.cwd, this.ring, session);
     }
     session.transport = transport;
     this.sessions.add(session);
     client.onclose = () => this.onSessionClosed(session);
-    client.onerror = (err) => this.onSessionError(session, err);
+    client.onerror = (err) => endSessionOnStreamFault(session, err);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (session === this.current) await this.refreshTools();
     });
     return session;
   }
 
-  private watchChild(session: Session, child: ChildProcess): void {
-    session.child = child;
-    trackChild(child);
-    child.once('exit', (code, signal) => {
-      session.exit = { code, signal };
-    });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      let text = session.stdoutPartial + chunk.toString('utf8');
-      let nl: number;
-      while ((nl = text.indexOf('\n')) >= 0) {
-        session.stdoutLines.push(text.slice(0, Math.min(nl, STDOUT_LINE_CHARS)).replace(/\r$/, ''));
-        if (session.stdoutLines.length > STDOUT_KEEP_LINES) session.stdoutLines.shift();
-        text = text.slice(nl + 1);
-      }
-      session.stdoutPartial = text.length > STDOUT_LINE_CHARS ? text.slice(0, STDOUT_LINE_CHARS) : text;
-    });
-  }
-
-  private onSessionError(session: Session, err: Error): void {
-    if (session.fault || session.disposed || !isStreamParseError(err)) return;
-    // The SDK reports the parse error before our own stdout listener has seen the chunk: look next tick.
-    setImmediate(() => {
-      if (session.fault || session.disposed) return;
-      if (err.message?.startsWith('ReadBuffer exceeded')) {
-        session.fault = `printed more than the maximum message size on stdout without a newline (${clip(err.message, 120)})`;
-      } else {
-        const bad = [...session.stdoutLines].reverse().find((line) => line.trim() !== '' && !isJsonRpcLine(line));
-        session.fault = bad !== undefined
-          ? `printed a line on stdout that is not JSON-RPC: ${JSON.stringify(clip(bad))}`
-          : `printed output on stdout that is not JSON-RPC (${clip(err.message, 160)})`;
-      }
-      // A corrupted stream cannot be trusted for later messages: end the session now (pending calls fail
-      // with the fault instead of hanging until their timeout).
-      try {
-        session.child?.kill('SIGTERM');
-      } catch {
-        // already gone
-      }
-      void session.transport.close().catch(() => undefined);
-    });
-  }
-
   private onSessionClosed(session: Session): void {
     if (session !== this.current || this.closing) return;
     this.current = undefined;
-    const reason = session.fault ?? this.exitText(session, 'closed the connection');
+    const reason = session.fault ?? describeExit(session, this.ring, 'closed the connection');
     void this.dispose(session);
     this.fail(reason, false);
-  }
-
-  private exitText(session: Session | undefined, fallback: string, when = ''): string {
-    const exit = session?.exit;
-    const how = exit
-      ? exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`
-      : fallback;
-    const tail = this.ring.tailSince(3, session?.stderrMark ?? 0).map((l) => clip(l, 200));
-    return `${how}${when}${tail.length ? `; last stderr: ${tail.join(' | ')}` : ''}`;
   }
 
   private startFailure(session: Session | undefined, err: unknown, startupTimeout: number): string {
@@ -413,7 +267,7 @@ export class McpConnection {
       return `cannot connect to ${this.target}: ${clip(cause?.code ?? cause?.message ?? message)}`;
     }
     if (!session?.child) return `cannot start ${JSON.stringify(this.config.command)}: ${clip(message)}`;
-    return this.exitText(session, 'closed the connection', ' during startup');
+    return describeExit(session, this.ring, 'closed the connection', ' during startup');
   }
 
   /** Marks the connection failed and schedules a restart unless the failure is permanent or too frequent. */
@@ -513,7 +367,7 @@ export class McpConnection {
       }
       // The connection broke during the call: wait for the exit details, then explain.
       await new Promise((r) => setImmediate(r));
-      const why = session.fault ?? this.exitText(session, isHttpConfig(this.config) ? `failed: ${clip((err as Error).message)}` : 'closed the connection');
+      const why = session.fault ?? describeExit(session, this.ring, isHttpConfig(this.config) ? `failed: ${clip((err as Error).message)}` : 'closed the connection');
       if (isHttpConfig(this.config) && session === this.current) {
         this.current = undefined;
         void this.dispose(session);
@@ -531,16 +385,7 @@ export class McpConnection {
         } catch {
           // closing a broken session may fail; the child is checked below
         }
-        const child = session.child;
-        if (child && child.exitCode === null && child.signalCode === null) {
-          const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-          try {
-            child.kill('SIGKILL');
-          } catch {
-            // already gone
-          }
-          await Promise.race([exited, new Promise((r) => setTimeout(r, 2_000).unref())]);
-        }
+        await killSessionChild(session);
         this.sessions.delete(session);
       })();
     }

@@ -1,9 +1,9 @@
-import type { JudgmentService } from '../tools/runner';
+import type { JudgmentService } from '../tools/judgment-service';
 import type { ToolRegistry } from './registry';
 
 /**
- * Registers every judgment tool of `service` in-process (issue #3: "The 13 judgment tools are registered
- * in-process"). Each wraps `JudgmentService.call`, so parsing, the shared deadline and the ledger record
+ * Registers every judgment tool of `service` in-process (no MCP hop between an agent and the judgment
+ * tools). Each wraps `JudgmentService.call`, so parsing, the shared deadline and the ledger record
  * stay the service's; a failed judgment is thrown (as the JevError), never returned as a result.
  * The tools parse their own input (messages naming the field), so host-side schema checks are off.
  */

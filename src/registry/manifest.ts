@@ -4,14 +4,14 @@ import type { GrantDecision } from './errors';
 import { describeIssue } from './zod-field';
 
 /**
- * Agent manifests and capability grants (issue #3 "Agent manifests"; tool-contract "Capability enforcement").
+ * Agent manifests and capability grants: which tools an agent may call, checked before any transport.
  *
  * Tool ids: in-process tools by bare name (`jev_step`), external tools as `<server>/<tool>`.
  * A grant is an id or a glob (`*` any run of characters, `?` one character; in the server part neither
  * crosses `/`). A leading `!` makes it a deny rule; any matching deny beats every allow.
  * - A qualified grant (`files/*`) matches external tools by qualified id.
  * - A bare allow grant (`echo`, `jev_*`) matches in-process tools, and an external tool only where a bare
- *   call of that name resolves to it (the first configured server that has it), like the seed's grants.
+ *   call of that name resolves to it (the first configured server that has it).
  * - A bare deny grant (`!write_file`) matches that tool name on every server: denying is never narrower.
  */
 
@@ -77,10 +77,10 @@ function globSource(pattern: string, star: string, one: string): string {
   return out;
 }
 
-/** Parses one grant. Throws Error with the rule when invalid (see `grantProblem`). */
+/** Parses one grant. Throws JevError CONFIG_ERROR naming the grant and the rule when invalid (see `grantProblem`). */
 export function parseGrant(raw: string): Grant {
   const problem = grantProblem(raw);
-  if (problem) throw new Error(`grant ${JSON.stringify(raw)}: ${problem}`);
+  if (problem) throw configError(`grant ${JSON.stringify(raw)}: ${problem}`);
   const deny = raw.startsWith('!');
   const body = deny ? raw.slice(1) : raw;
   const slash = body.indexOf('/');
@@ -179,7 +179,7 @@ function decideUncached(manifest: AgentManifest, grants: readonly Grant[], ref: 
 }
 
 /**
- * Load-time warnings for grants that match no known tool (spec §5 weakness 6: typos surfaced early).
+ * Load-time warnings for grants that match no known tool, so a typo in a grant shows at load, not at the first refused call.
  * `servers` maps each configured server name to whether its tool list is known (ready at least once).
  */
 export function grantWarnings(manifest: AgentManifest, known: readonly ToolRef[], servers: ReadonlyMap<string, boolean>): string[] {

@@ -1,4 +1,4 @@
-import type { JevErrorDetails } from '../judgment/errors';
+import { configError, type JevErrorDetails } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
 import { McpConnection, type ConnectionOptions, type ConnectionStatus } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
@@ -11,7 +11,7 @@ import type { NamedServer, ServerSource } from './servers';
 export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors';
 
 /**
- * The ToolRegistry (tool-contract "Shape", "Capability enforcement", "Transports"; tool-registry-spec §2.2–2.4).
+ * The ToolRegistry: one place that lists, checks and dispatches tools, in-process or over MCP.
  * An agent never holds a tool: it asks the registry, which checks the agent's grants BEFORE any transport
  * is touched, then dispatches in-process or to the MCP server that owns the tool.
  *
@@ -67,7 +67,7 @@ export interface WhyAnswer extends GrantDecision {
   known: boolean;
 }
 
-/** Events for logs and the panel's feed (tool calls are recorded, spec §5 weakness 7). Params: names only. */
+/** Events for logs and the panel's feed (every tool call is recorded). Params: names only, never values. */
 export type RegistryEvent =
   | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
   | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
@@ -116,11 +116,12 @@ export class ToolRegistry {
   /** Resolutions of names, valid until a tool list or an in-process registration changes. */
   private readonly resolved = new Map<string, ResolvedTool | undefined>();
 
+  /** Throws JevError CONFIG_ERROR when two servers share a name. */
   constructor(options: RegistryOptions = {}) {
     this.onEvent = options.onEvent;
     const seen = new Set<string>();
     for (const server of options.servers ?? []) {
-      if (seen.has(server.name)) throw new Error(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
+      if (seen.has(server.name)) throw configError(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
       seen.add(server.name);
       this.sources.set(server.name, server.source);
       this.connections.push(
@@ -149,8 +150,8 @@ export class ToolRegistry {
   }
 
   /**
-   * Registers an in-process tool. Throws Error when the name is not a bare id (no `/`, no spaces) or is
-   * already registered (the seed replaced silently; here a second registration is a bug to report).
+   * Registers an in-process tool. Throws Error (a programming error, not input) when the name is not a
+   * bare id (no `/`, no spaces) or is already registered: replacing a tool silently would hide the bug.
    */
   register(spec: ToolSpec): void {
     if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name ${JSON.stringify(spec.name)} is invalid: in-process tool names are bare (no "/" and no spaces).`);
@@ -252,7 +253,7 @@ export class ToolRegistry {
   /**
    * Prompt lines for `names` in input order: `- <name as given>: <description>`, joined by newlines (no
    * trailing newline); unknown names are skipped. In-process descriptions win, so a tool described
-   * in-process or over MCP gives identical text (tool-registry-spec §2.3). Touches no transport.
+   * in-process or over MCP gives identical text. Touches no transport.
    */
   describe(names: readonly string[]): string {
     const lines: string[] = [];
@@ -271,7 +272,7 @@ export class ToolRegistry {
 
   /**
    * Why `manifest` may or may not call `tool`: the deciding rule and a plain-language reason
-   * (issue #3 "The registry answers why"). Pure; an unknown tool is judged by its name as written.
+   * (the panel's "why" for a grant). Pure; an unknown tool is judged by its name as written.
    */
   why(manifest: AgentManifest, tool: string): WhyAnswer {
     const resolved = this.resolve(tool);
@@ -282,7 +283,7 @@ export class ToolRegistry {
     return { ...decision, reason: `${decision.reason} (no tool ${JSON.stringify(tool)} is known now)`, known: false };
   }
 
-  /** Load-time warnings: grants of `manifests` that match no known tool (spec §5 weakness 6). */
+  /** Load-time warnings: grants of `manifests` that match no known tool (see manifest.ts grantWarnings). */
   grantWarnings(manifests: readonly AgentManifest[]): string[] {
     const known = this.list().map(refOf);
     const servers = new Map(this.connections.map((c) => [c.name, c.toolsKnown] as const));
@@ -290,7 +291,7 @@ export class ToolRegistry {
   }
 
   /**
-   * Names offered by more than one place (spec §5 weakness 8: first-wins ownership was silent), e.g.
+   * Names offered by more than one place (a bare name goes to the first owner, so say which), e.g.
    * `tool "echo" is offered by everything, web; a bare "echo" resolves to everything/echo`.
    */
   nameConflicts(): string[] {

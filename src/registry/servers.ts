@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { configError } from '../judgment/errors';
+import { configError, invalidInput } from '../judgment/errors';
 import { describeIssue } from './zod-field';
 
 /**
- * MCP server configuration (issue #3 "MCP connections"): the `servers` shape of VS Code's mcp.json, plus
- * the seed's env gate `MCP_SERVERS` / `MCP_ORACLE` (tool-registry-spec §2.7–2.8).
+ * MCP server configuration: the `servers` shape of VS Code's mcp.json, plus the env gate `MCP_SERVERS` /
+ * `MCP_ORACLE` (see serversFromEnv).
  */
 
 /** Default per-call timeout of an MCP tool call, ms. */
@@ -101,7 +101,7 @@ export function parseServerConfig(raw: unknown, field: string): ServerConfig {
 /**
  * Splits one command line shell-style (POSIX rules: whitespace separates words; '…' is literal; "…"
  * allows \\ escapes of \\ " $ `; a backslash outside quotes escapes the next character).
- * Throws Error naming the problem on an unclosed quote or a trailing backslash.
+ * Throws JevError INVALID_INPUT naming the problem on an unclosed quote or a trailing backslash.
  */
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
@@ -111,7 +111,7 @@ export function splitCommandLine(line: string): string[] {
     const ch = line[i];
     if (ch === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unclosed single quote at character ${i + 1}`);
+      if (end < 0) throw invalidInput(`unclosed single quote at character ${i + 1}`);
       word += line.slice(i + 1, end);
       inWord = true;
       i = end;
@@ -121,11 +121,11 @@ export function splitCommandLine(line: string): string[] {
         if (line[j] === '\\' && j + 1 < line.length && '\\"$`'.includes(line[j + 1])) j++;
         word += line[j];
       }
-      if (j >= line.length) throw new Error(`unclosed double quote at character ${i + 1}`);
+      if (j >= line.length) throw invalidInput(`unclosed double quote at character ${i + 1}`);
       inWord = true;
       i = j;
     } else if (ch === '\\') {
-      if (i + 1 >= line.length) throw new Error('trailing backslash');
+      if (i + 1 >= line.length) throw invalidInput('trailing backslash');
       word += line[++i];
       inWord = true;
     } else if (/\s/.test(ch)) {
@@ -145,7 +145,7 @@ export function splitCommandLine(line: string): string[] {
 export interface EnvGate {
   servers: NamedServer[];
   source: 'MCP_SERVERS' | 'MCP_ORACLE' | 'none';
-  /** Plain-language notes for surprising but valid settings (spec §5 weakness 9). */
+  /** Plain-language notes for surprising but valid settings (they would otherwise pass silently). */
   warnings: string[];
 }
 
@@ -153,13 +153,13 @@ const ORACLE_ON = new Set(['1', 'true', 'True']);
 const ORACLE_OFF = new Set(['', '0', 'false', 'no', 'off']);
 
 /**
- * Reads the env gate (tool-registry-spec §2.8, precedence exactly as its table):
+ * Reads the env gate, in this precedence:
  * 1. `MCP_SERVERS` non-blank → split on `::`, drop blank segments, parse each shell-style; the result
  *    is returned even when empty, and `MCP_ORACLE` is then not consulted;
  * 2. else `MCP_ORACLE` (trimmed) exactly `1`, `true` or `True` → the built-in oracle server `oracle`;
  * 3. else no servers (fully in-process).
  * Servers from `MCP_SERVERS` are named `env-1`, `env-2`, … in order, run in `cwd`.
- * Oddities the seed accepts silently get a warning: a non-blank `MCP_SERVERS` naming no server, an ignored
+ * Oddities that are accepted get a warning: a non-blank `MCP_SERVERS` naming no server, an ignored
  * `MCP_ORACLE`, an unrecognised `MCP_ORACLE` value. Throws CONFIG_ERROR for a segment that does not parse,
  * explaining that `::` always separates servers (even inside quotes).
  */

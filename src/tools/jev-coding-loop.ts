@@ -14,7 +14,7 @@ import {
   type Handoff,
   type PartnerModel,
 } from '../policy/coding-loop';
-import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
+import { dispatchFloor, tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import { jsonObjectSchema } from './candidates';
 import {
   choiceOutputSchema,
@@ -29,7 +29,7 @@ import {
   type CommonOutputFields,
 } from './jev-common';
 import { describeZodError, jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_coding_loop (seed "jev_coding_loop", jev-tools-spec §4.1, §8.2): one judgment request that routes a

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { invalidResponse } from '../judgment/errors';
 import type { ChoiceAnswer, Coverage, Judged, NoulAnswer, ScoreAnswer, Usage } from '../judgment/types';
 import type { Action } from '../policy/actions';
-import { tightenJudgmentThresholds } from '../policy/thresholds';
+import { tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import { precheckRawArgs } from './candidates';
-import type { Floors, ToolAnnotations } from './types';
+import type { ToolAnnotations } from './types';
 import { actionSchema, coverageSchema, parseArgs, probability, usageSchema } from './schemas';
 
 /**

@@ -6,7 +6,8 @@ import { confidenceSupportsAuto } from '../policy/distribution';
 import { jsonProblem, rejectProtoKeys } from './candidates';
 import { jevAnnotations } from './jev-common';
 import { actionSchema, coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text, usageSchema } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
+import type { Floors } from '../policy/thresholds';
 
 /**
  * jev_evaluate (seed "jev_evaluate", jev-tools-spec §8.1): the escape hatch — any state, any question map,

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { worstAction } from '../policy/actions';
 import { projectReview } from '../policy/review';
-import { tightenJudgmentThresholds } from '../policy/thresholds';
+import { tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import { GATE_REASON_CODES, claimJudgment, gateItemAction, gateReasonCodes, summarizeClaims } from '../policy/verify';
 import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
 import { judgmentThresholdsSchema, packReview, reviewProjectionSchema } from './jev-review';
 import { claimAnswer, claimQuestion, claimQuestionId, claimResultSchema, verifySummarySchema, type ClaimResult } from './jev-verify';
 import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_gate: review a patch and verify its completion claims in ONE upstream request

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TRUNCATION_MARKER, estimateTokens, truncateText } from '../judgment/budget';
-import { JevError, inputTooLarge, invalidInput, invalidResponse } from '../judgment/errors';
+import { cancelled, inputTooLarge, invalidInput, invalidResponse } from '../judgment/errors';
 import type { ChoiceAnswer, Judged, NoulQuestion, QuestionMap, Usage } from '../judgment/types';
 import {
   MAX_CANDIDATE_CHARS,
@@ -15,7 +15,8 @@ import {
 } from '../policy/rank';
 import { commonOutputShape, jevAnnotations } from './jev-common';
 import { coverageSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolContext, ToolDefinition } from './types';
+import type { ToolContext, ToolDefinition } from './types';
+import type { Floors } from '../policy/thresholds';
 
 /**
  * jev_rank: rank candidates the host already listed (files, symbols, errors, skills) against a query with a
@@ -288,7 +289,7 @@ export function rankTournamentFromExchanges(input: RankInput, exchanges: Readonl
 // Tournament (I/O)
 
 function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+  if (signal.aborted) throw cancelled();
 }
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { REVIEW_DIMENSIONS, projectReview } from '../policy/review';
-import { tightenJudgmentThresholds } from '../policy/thresholds';
+import { tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_review: judge a proposed diff against the request before the agent declares the task done

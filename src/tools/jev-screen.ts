@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { invalidInput, invalidResponse } from '../judgment/errors';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { screenAction, screenRecommendation, type ScreenProbabilities } from '../policy/screen';
-import { SCREEN_REVIEW_AT, tightenBlockAt } from '../policy/thresholds';
+import { SCREEN_REVIEW_AT, tightenBlockAt, type Floors } from '../policy/thresholds';
 import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_screen: judge untrusted pasted or fetched text before the agent reads it

@@ -13,7 +13,7 @@ import {
   type StepPartnerReason,
   type StepReason,
 } from '../policy/routing';
-import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
+import { dispatchFloor, tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import {
   candidateListSchema,
   partitionCandidates,
@@ -43,7 +43,7 @@ import {
   type SelectionReport,
 } from './jev-tool-route';
 import { jsonSchemaOf, resolveModel } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_step (seed "jev_step", jev-tools-spec §4.3, §8.4): jev_coding_loop and jev_tool_route fused into

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { localCoverage } from '../judgment/budget';
-import { JevError, invalidResponse } from '../judgment/errors';
+import { cancelled, invalidResponse } from '../judgment/errors';
 import type { Judged, QuestionMap } from '../judgment/types';
 import { requireCompleteContext } from '../policy/actions';
 import {
@@ -11,7 +11,7 @@ import {
   type RouteReason,
   type SelectionJudgment,
 } from '../policy/routing';
-import { dispatchFloor, tightenJudgmentThresholds } from '../policy/thresholds';
+import { dispatchFloor, tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import {
   BLOCK_REASONS,
   candidateListSchema,
@@ -23,7 +23,7 @@ import {
 } from './candidates';
 import { commonOutputShape, jevAnnotations, judgedOutput, parseLoopArgs, readChoice, readNoul, type CommonOutputFields } from './jev-common';
 import { jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_tool_route (seed "jev_tool_route", jev-tools-spec §4.2, §8.3): choose among exact calls the host
@@ -249,7 +249,7 @@ export const jevToolRouteTool: ToolDefinition<ToolRouteInput, ToolRouteResult> =
     const { eligible } = partitionCandidates(input.candidates);
     if (eligible.length === 0) {
       // Local policy only; still honour a cancelled call.
-      if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+      if (ctx.signal.aborted) throw cancelled();
       return decideToolRoute(input, null, ctx.floors);
     }
     const { projections } = projectCandidates(eligible);

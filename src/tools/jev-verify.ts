@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalidResponse } from '../judgment/errors';
 import type { ChoiceAnswer, ChoiceQuestion, Judged, QuestionMap } from '../judgment/types';
-import { tightenJudgmentThresholds } from '../policy/thresholds';
+import { tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
 import {
   VERDICTS,
   claimJudgment,
@@ -13,7 +13,7 @@ import {
 import { assertClaimQuestionsFit, assertUniqueEvidenceIds, claimsSchema, evidenceSchema, precheckClaims, type Evidence } from './evidence';
 import { commonOutputShape, jevAnnotations, judgedOutput } from './jev-common';
 import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolveModel } from './schemas';
-import type { Floors, ToolDefinition } from './types';
+import type { ToolDefinition } from './types';
 
 /**
  * jev_verify: classify each claim as verified / contradicted / unsupported against evidence the host

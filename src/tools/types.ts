@@ -1,19 +1,7 @@
 import type { z } from 'zod';
 import type { JudgeOptions } from '../judgment/judge';
 import type { Judged, QuestionMap } from '../judgment/types';
-
-/**
- * Environment floors for thresholds (probabilities in [0,1]). Per-call values may only raise
- * auto_accept / review_at and only lower block_at (jev-tools-spec §6 tighten rules).
- * Defaults: auto_accept 0.8, review_at 0.5, block_at 0.75.
- */
-export interface Floors {
-  auto_accept: number;
-  review_at: number;
-  block_at: number;
-}
-
-export const DEFAULT_FLOORS: Floors = Object.freeze({ auto_accept: 0.8, review_at: 0.5, block_at: 0.75 });
+import type { Floors } from '../policy/thresholds';
 
 /** Which contract a tool follows: judgevet tools fail with plain text, jev tools with `{"error":…}` JSON. */
 export type ToolFamily = 'jev' | 'judgevet';

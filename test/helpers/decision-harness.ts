@@ -18,8 +18,8 @@ import type { Answer, QuestionMap } from '../../src/judgment/types';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { SystemOneProvider } from '../../src/providers/systemone';
 import { ALL_TOOLS } from '../../src/tools/index';
-import { JudgmentService, type CallOutcome } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
+import { JudgmentService, type CallOutcome } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { answerAll, choice, startFakeSystemOne, type FakeSystemOne, type RecordedRequest } from './fake-systemone';
 
 /** Answers by question id (any value, even malformed; `OMIT` leaves one out). Unlisted ids get defaultAnswer. */

@@ -14,7 +14,7 @@ import type { QuestionMap } from '../../src/judgment/types';
 import { createProvider } from '../../src/providers/factory';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { ALL_TOOLS } from '../../src/tools/index';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { OMIT, noul } from '../helpers/fake-systemone';
 import { failed, okResult, startDecisionHarness, type AnswerPlan, type Answers, type DecisionHarness } from '../helpers/decision-harness';
 

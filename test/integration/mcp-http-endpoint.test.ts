@@ -19,10 +19,10 @@ import { createMcpServer } from '../../src/mcp/server';
 import { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';
 import type { AgentManifest } from '../../src/registry/manifest';
 import { ToolRegistry } from '../../src/registry/registry';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const records: DecisionRecord[] = [];
 const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest', onRecord: (r) => records.push(r) });

@@ -7,10 +7,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpServer } from '../../src/mcp/server';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools/index';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 // The factory must work on the SDK's Streamable HTTP transport as it is: that transport exposes
 // onmessage as an accessor forwarding to an inner transport, which the raw-arguments tap must keep.

@@ -14,7 +14,7 @@ import { confidenceFromProbabilities } from '../../src/policy/distribution';
 import { checkLogprobs } from '../../src/providers/openai/doctor';
 import { FLOOR_GAP_NATS } from '../../src/providers/openai/distribution';
 import { OpenAiProvider, type OpenAiProviderOptions } from '../../src/providers/openai/provider';
-import type { CallContext } from '../../src/providers/port';
+import type { CallContext } from '../../src/judgment/provider';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { completion, ln, noLogprobsCompletion, startFakeOpenAi, type FakeOpenAi, type OpenAiRecordedRequest } from '../helpers/fake-openai';
 
@@ -441,9 +441,9 @@ describe('every jev tool end to end on the openai provider (JudgmentService + AL
   };
 
   test('all nine jev tools return a valid, non-error result with an openai:<model> judgment', async () => {
-    const { JudgmentService } = await import('../../src/tools/runner');
+    const { JudgmentService } = await import('../../src/tools/judgment-service');
     const { ALL_TOOLS } = await import('../../src/tools/index');
-    const { DEFAULT_FLOORS } = await import('../../src/tools/types');
+    const { DEFAULT_FLOORS } = await import('../../src/policy/thresholds');
     const service = new JudgmentService({ provider: provider({ concurrency: 4 }), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'local-model', timeoutMs: 20_000 });
     for (const [name, args] of Object.entries(INPUTS)) {
       const before = fake.count();

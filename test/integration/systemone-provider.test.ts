@@ -10,7 +10,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { JevError, type JevErrorCode } from '../../src/judgment/errors';
 import { judge } from '../../src/judgment/judge';
 import type { Judged, QuestionMap } from '../../src/judgment/types';
-import type { CallContext } from '../../src/providers/port';
+import type { CallContext } from '../../src/judgment/provider';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { SystemOneProvider, type SystemOneProviderOptions } from '../../src/providers/systemone';
 import { OMIT, answerAll, choice, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';

@@ -159,7 +159,7 @@ test('localCoverage describes an empty, complete evaluation', () => {
 });
 
 import { judge } from '../../src/judgment/judge';
-import { LARGEST_REQUEST_INPUT_TOKENS, type JudgmentProvider } from '../../src/providers/port';
+import { LARGEST_REQUEST_INPUT_TOKENS, type JudgmentProvider } from '../../src/judgment/provider';
 
 test('the 64 000-token context check uses the largest single request when the provider reports it', async () => {
   const questions = { q: { type: 'noul' as const, instructions: 'Is it?' } };

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
+import { JudgmentService } from '../../src/tools/judgment-service';
 import { findProtoKey, findTooDeep, formatPath, MAX_ARGUMENT_DEPTH, MAX_PRINTED_PATH, parseArgs } from '../../src/tools/schemas';
 import { z } from 'zod';
-import type { JudgmentProvider } from '../../src/providers/port';
+import type { JudgmentProvider } from '../../src/judgment/provider';
 
 /** `{a: {a: … 1}}` with `levels` objects. */
 function nestedObjects(levels: number): Record<string, unknown> {
@@ -87,7 +87,7 @@ describe('argument depth limit', () => {
 });
 
 it('judgevet tools refuse deeply nested arguments too (runner check), with no provider call', async () => {
-  const { DEFAULT_FLOORS } = await import('../../src/tools/types');
+  const { DEFAULT_FLOORS } = await import('../../src/policy/thresholds');
   let calls = 0;
   const provider = { id: 'stub', calibrated: true, systemOne: async () => { calls++; throw new Error('must not be called'); } };
   const service = new JudgmentService({ provider, tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'm' });

@@ -14,10 +14,10 @@ import { gateVerdict } from '../../src/extension/gate/verdict';
 import type { InspectedValue } from '../../src/extension/settings';
 import { JevError } from '../../src/judgment/errors';
 import { TRUNCATION_MARKER } from '../../src/judgment/budget';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
 
 const DIFF = [

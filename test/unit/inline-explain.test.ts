@@ -10,10 +10,10 @@ import { describe, it } from 'node:test';
 import { coverageNote, escapeMarkdown, explainResultPath, headline, inputMarks, summaryMarkdown, versus } from '../../src/extension/inline/explain';
 import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { explainReason } from '../../webview/reason-codes';
 
 const root = join(__dirname, '..', '..');

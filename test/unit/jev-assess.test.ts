@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Answer, ChoiceAnswer, Judged, NoulAnswer, ScoreAnswer, SystemOneRequest } from '../../src/judgment/types';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { REVIEW_WEIGHTS, projectReview, reviewAction, reviewComposite } from '../../src/policy/review';
 import { screenAction, screenRecommendation } from '../../src/policy/screen';
 import { GATE_REASON_CODES, claimJudgment, gateItemAction, verifyItemAction, verifyOverallAction } from '../../src/policy/verify';
@@ -13,8 +13,8 @@ import { decideGate, jevGateTool, packGate, type GateInput } from '../../src/too
 import { decideReview, jevReviewTool, packReview, type ReviewInput } from '../../src/tools/jev-review';
 import { decideScreen, jevScreenTool, packScreen, type ScreenInput } from '../../src/tools/jev-screen';
 import { decideVerify, jevVerifyTool, packVerify, type VerifyInput } from '../../src/tools/jev-verify';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 
 // ---------------------------------------------------------------------------------------------------
 // Answer builders

@@ -15,7 +15,7 @@ import {
   planRound,
   rankAction,
 } from '../../src/policy/rank';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import {
   decideRank,
   jevRankTool,
@@ -26,8 +26,8 @@ import {
   rankTournamentFromExchanges,
   type RankInput,
 } from '../../src/tools/jev-rank';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 // ---------------------------------------------------------------------------------------------------
 // Stub provider: scores each option by query-word hits in its text; instant.

@@ -8,9 +8,9 @@ import { TRUNCATION_MARKER, localCoverage } from '../../src/judgment/budget';
 import type { Answer, Coverage, Judged, QuestionMap, SystemOneRequest } from '../../src/judgment/types';
 import { validateResponse } from '../../src/judgment/validate';
 import { confidenceFromProbabilities } from '../../src/policy/distribution';
-import type { JudgmentProvider } from '../../src/providers/port';
-import { JudgmentService, type CallOutcome } from '../../src/tools/runner';
-import type { Floors } from '../../src/tools/types';
+import type { JudgmentProvider } from '../../src/judgment/provider';
+import { JudgmentService, type CallOutcome } from '../../src/tools/judgment-service';
+import type { Floors } from '../../src/policy/thresholds';
 import {
   argumentShape,
   eligibilityReasons,

@@ -7,10 +7,10 @@ import type { QuestionMap, SystemOneRequest } from '../../src/judgment/types';
 import { JsonlLedger, parseLedger, readLedger } from '../../src/ledger/jsonl';
 import { ReplayProvider, replayRecord } from '../../src/ledger/replay';
 import type { DecisionRecord } from '../../src/ledger/record';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS, type Floors } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { answerAll, noul } from '../helpers/fake-systemone';
 
 const dir = mkdtempSync(join(tmpdir(), 'jev-ledger-'));

@@ -4,11 +4,14 @@ import { TRUNCATION_MARKER, estimateTokens, fitState } from '../../src/judgment/
 import { JevError } from '../../src/judgment/errors';
 import type { ChoiceAnswer, NoulAnswer, QuestionMap, ScoreAnswer, SystemOneResponse } from '../../src/judgment/types';
 import { validateResponse } from '../../src/judgment/validate';
-import { MockProvider, mockModelsList } from '../../src/providers/mock';
-import { buildView, foldToken, overlap, parseLenientJson, pendingFamilies, questionText, softmax, tokenize } from '../../src/providers/mock-heuristics';
+import { MockProvider, mockModelsList } from '../../src/providers/mock/provider';
+import { parseLenientJson } from '../../src/providers/mock/lenient-json';
+import { pendingFamilies } from '../../src/providers/mock/pending';
+import { foldToken, overlap, questionText, softmax, tokenize } from '../../src/providers/mock/text';
+import { buildView } from '../../src/providers/mock/view';
 import { readFileSync } from 'node:fs';
 import { judge } from '../../src/judgment/judge';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { toolRouteQuestions } from '../../src/tools/jev-tool-route';
 import { decideStep, parseStep, stepQuestions, stepState } from '../../src/tools/jev-step';
 import { partitionCandidates } from '../../src/tools/candidates';

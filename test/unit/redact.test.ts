@@ -13,10 +13,10 @@ import { MAX_REDACT_DEPTH, REDACTED, redactSecrets, redactText, usableSecrets } 
 import type { SystemOneRequest } from '../../src/judgment/types';
 import { JsonlLedger, readLedger } from '../../src/ledger/jsonl';
 import type { DecisionRecord } from '../../src/ledger/record';
-import type { CallContext, JudgmentProvider } from '../../src/providers/port';
+import type { CallContext, JudgmentProvider } from '../../src/judgment/provider';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { answerAll } from '../helpers/fake-systemone';
 
 const SECRET = 'sk-unit-redact-7f3a9c';

@@ -9,15 +9,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
-import { MockProvider } from '../../src/providers/mock';
+import { MockProvider } from '../../src/providers/mock/provider';
 import { ToolCallError, registryErrorDetails } from '../../src/registry/errors';
 import { acceptedCall, execute } from '../../src/registry/execute';
 import { registerJudgmentTools } from '../../src/registry/judgment-tools';
 import { ToolRegistry, CapabilityViolation } from '../../src/registry/registry';
 import { mapCallResult } from '../../src/registry/result';
 import { ALL_TOOLS } from '../../src/tools';
-import { JudgmentService } from '../../src/tools/runner';
-import { DEFAULT_FLOORS } from '../../src/tools/types';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 
 const root = join(__dirname, '..', '..');
 

@@ -5,11 +5,10 @@ import { configError, invalidInput, JevError } from '../../judgment/errors';
 import { readLedger, type LedgerContents } from '../../ledger/jsonl';
 import type { DecisionRecord } from '../../ledger/record';
 import { replayRecord, type DecisionSummary } from '../../ledger/replay';
-import { SCREEN_REVIEW_AT } from '../../policy/thresholds';
-import type { JudgmentProvider } from '../../providers/port';
+import { validateFloors, type FloorNames, type Floors } from '../../policy/thresholds';
+import type { JudgmentProvider } from '../../judgment/provider';
 import { ALL_TOOLS } from '../../tools';
-import { JudgmentService } from '../../tools/runner';
-import type { Floors } from '../../tools/types';
+import { JudgmentService } from '../../tools/judgment-service';
 import { parseCommandArgs } from '../args';
 import { modelLabel, num } from '../format';
 import { EXIT, type CliCommand, type CliIO } from '../io';
@@ -144,9 +143,15 @@ async function replay(args: string[], io: CliIO): Promise<number> {
     review_at: probability(values['review-at'], '--review-at') ?? config.floors.review_at,
     block_at: probability(values['block-at'], '--block-at') ?? config.floors.block_at,
   };
-  // The same rules as the environment floors (config/env.ts), so a replay shows what a real setting would do.
-  if (floors.review_at > floors.auto_accept) throw invalidInput(`ledger replay: thresholds must satisfy 0 <= review_at <= auto_accept <= 1 (review_at ${num(floors.review_at)} > auto_accept ${num(floors.auto_accept)}).`);
-  if (floors.block_at < SCREEN_REVIEW_AT) throw invalidInput(`ledger replay: --block-at must be at least ${SCREEN_REVIEW_AT} (jev_screen's review threshold; the same rule as JEV_BLOCK_AT), got ${num(floors.block_at)}.`);
+  // The same rules as the environment floors, so a replay shows what a real setting would do. A floor is
+  // named by its flag when given, else by the variable it came from.
+  const names: FloorNames = {
+    auto_accept: values['auto-accept'] !== undefined ? '--auto-accept' : 'JEV_AUTO_ACCEPT',
+    review_at: values['review-at'] !== undefined ? '--review-at' : 'JEV_REVIEW_AT',
+    block_at: values['block-at'] !== undefined ? '--block-at' : 'JEV_BLOCK_AT',
+  };
+  const [broken] = validateFloors(floors, names);
+  if (broken) throw invalidInput(`ledger replay: ${names[broken.floor]} ${broken.rule}; got ${num(floors[broken.floor])}.`);
   const { contents } = load(io, values.file);
   const record = pick(contents.records, values.id);
   if (record.error && (record.exchanges ?? []).length === 0) {

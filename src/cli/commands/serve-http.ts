@@ -1,8 +1,7 @@
 import { configError, invalidInput } from '../../judgment/errors';
 import { bearerTokenProblem, McpHttpEndpoint, type EndpointInfo } from '../../mcp/http-endpoint';
 import { createMcpServer } from '../../mcp/server';
-import type { CallOptions, CallOutcome } from '../../tools/runner';
-import { JudgmentService } from '../../tools/runner';
+import { type CallOptions, type CallOutcome, JudgmentService } from '../../tools/judgment-service';
 import { EXIT, type CliIO } from '../io';
 import { createRuntime } from '../runtime';
 import { safeText } from '../safe-text';
@@ -43,7 +42,7 @@ export interface ServeHttpOptions {
 }
 
 /**
- * `jevcp serve --http PORT`: the 13 judgment tools over Streamable HTTP on 127.0.0.1 (DESIGN "The CLI"),
+ * `jevcp serve --http PORT`: the 13 judgment tools over Streamable HTTP on 127.0.0.1 (README "The CLI"),
  * with the same provider, configuration and ledger as stdio `serve` (calls are recorded as agent `mcp`).
  * Prints the URL and the client header (with the token when generated) once on stderr; stdout stays empty.
  * On stop: cancels the calls in flight (their upstream requests are aborted; each client gets its CANCELLED

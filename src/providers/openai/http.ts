@@ -6,7 +6,7 @@
  */
 import { JevError } from '../../judgment/errors';
 import { postJsonWithRetry, type PostJsonOptions, type PostWording, type UnreachableKind } from '../http-post';
-import type { CallContext } from '../port';
+import type { CallContext } from '../../judgment/provider';
 
 /** What one POST needs; `headers` already carry the key (never logged). */
 export type OpenAiPostOptions = Omit<PostJsonOptions, 'maxResponseBytes' | 'wording'>;

@@ -6,13 +6,13 @@
  * from the first token's top_logprobs over the option labels (see distribution.ts for the floor rule,
  * tournament.ts for large option lists, answers.ts for the answer shapes).
  */
-import { LARGEST_REQUEST_INPUT_TOKENS } from '../port';
+import { LARGEST_REQUEST_INPUT_TOKENS } from '../../judgment/provider';
 import { setMaxListeners } from 'node:events';
-import { JevError, configError, invalidInput, toJevError } from '../../judgment/errors';
+import { JevError, cancelled, configError, invalidInput, toJevError } from '../../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse, Usage } from '../../judgment/types';
 import { normalizeBaseUrl } from '../base-url';
 import { resolveRetryOptions, type RetryOptions } from '../http-retry';
-import type { CallContext, JudgmentProvider } from '../port';
+import type { CallContext, JudgmentProvider } from '../../judgment/provider';
 import type { SpendCap } from '../spend-cap';
 import { choiceAnswer, noulAnswer, scoreAnswer } from './answers';
 import { completionBody, readCompletion } from './completion';
@@ -123,7 +123,7 @@ export class OpenAiProvider implements JudgmentProvider {
     const inner = new AbortController();
     // Every queued question and in-flight attempt listens to this signal; dozens are normal here.
     setMaxListeners(0, inner.signal);
-    const onCancel = () => inner.abort(new JevError('CANCELLED', 'The request was cancelled.'));
+    const onCancel = () => inner.abort(cancelled());
     if (ctx.signal.aborted) onCancel();
     else ctx.signal.addEventListener('abort', onCancel, { once: true });
     const deadlineTimer = setTimeout(
@@ -160,7 +160,7 @@ export class OpenAiProvider implements JudgmentProvider {
       // Every question is its own request repeating the state: the context budget applies per request.
       return { model: `openai:${model}`, usage, answers, [LARGEST_REQUEST_INPUT_TOKENS]: largestRequest };
     } catch (err) {
-      if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+      if (ctx.signal.aborted) throw cancelled();
       const reason: unknown = inner.signal.aborted ? inner.signal.reason : err;
       throw toJevError(reason instanceof JevError ? reason : err);
     } finally {

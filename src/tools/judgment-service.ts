@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { judge, type JudgeOptions } from '../judgment/judge';
-import { JevError, toJevError } from '../judgment/errors';
+import { cancelled, JevError, toJevError } from '../judgment/errors';
 import { redactSecrets, redactText, usableSecrets } from '../judgment/redact';
 import { rejectDeepNesting } from './schemas';
 import type { QuestionMap } from '../judgment/types';
 import type { DecisionRecord, RecordedExchange } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
-import type { CallContext, JudgmentProvider } from '../providers/port';
-import type { Floors, ToolContext, ToolDefinition } from './types';
+import type { CallContext, JudgmentProvider } from '../judgment/provider';
+import type { ToolContext, ToolDefinition } from './types';
+import type { Floors } from '../policy/thresholds';
 
 /** Options of a JudgmentService. */
 export interface JudgmentServiceOptions {
@@ -105,7 +106,7 @@ export class JudgmentService {
       }
       outcome = { ok: true, result };
     } catch (err) {
-      const error = controller.signal.aborted ? new JevError('CANCELLED', 'The request was cancelled.') : toJevError(err);
+      const error = controller.signal.aborted ? cancelled() : toJevError(err);
       // An upstream error text could echo what it was sent; keep the message free of secrets too.
       if (this.secrets.length > 0) error.message = redactText(error.message, this.secrets);
       outcome = { ok: false, error };

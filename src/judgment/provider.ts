@@ -1,7 +1,7 @@
-import type { SystemOneRequest, SystemOneResponse } from '../judgment/types';
+import type { SystemOneRequest } from './types';
 
 /**
- * Per-tool-call context shared by every upstream request of that call (jev-tools-spec §2.5).
+ * Per-tool-call context shared by every upstream request of that call (one deadline for the whole call).
  * `deadline` is an absolute epoch time in ms; all attempts and retry waits must end before it.
  */
 export interface CallContext {
@@ -24,9 +24,6 @@ export interface JudgmentProvider {
   readonly calibrated: boolean;
   systemOne(request: SystemOneRequest, ctx: CallContext): Promise<unknown>;
 }
-
-/** Re-export for convenience. */
-export type { SystemOneRequest, SystemOneResponse };
 
 /**
  * Optional symbol-keyed field of a provider body: input tokens of the largest single upstream request.

@@ -1,21 +1,47 @@
 /**
- * Deterministic mock judge (jev-tools-spec §10): answers System One requests from keyword heuristics, with
- * no network, no clock and no randomness. The same request always yields byte-identical answers. It is
+ * Deterministic mock judge: answers System One requests from keyword heuristics (this folder), with no
+ * network, no clock and no randomness. The same request always yields byte-identical answers. It is
  * uncalibrated and meant for offline use, demos and tests; the UI shows it as a warning.
+ *
+ * The heuristics are pure functions that read the state through a view (view.ts) and return raw values:
+ * a noul probability (noul.ts), or one unnormalized score per choice option (choice.ts) or score level
+ * (score.ts), which this file turns into distributions. Their triggers are keyed on the instruction
+ * wording of the jev tools' question packs (src/tools/), e.g. "complete enough to stop", `claims[i]`.
+ * Rules that keep them from reading a request's shape as evidence:
+ * - host execution metadata (`execution`) and object keys are never evidence;
+ * - intent fields (task, request, purpose, query, claims, candidates) say what is wanted, not what
+ *   happened, so they never count as completion or failure evidence;
+ * - negated outcomes ("0 failed", "no errors", "not complete") are not failure/completion evidence, and a
+ *   failure signal outranks a completion signal (evidence.ts);
+ * - a truncated JSON state (a string after budget fitting) is read leniently, so fields survive the cut
+ *   (lenient-json.ts);
+ * - rank overlap measures how much of the query a candidate covers (long, complete answers are not
+ *   penalized for their length);
+ * - prepared-call routing (`selected` / `suitable_i` of the tool-route pack) has its own rule
+ *   (routing.ts), so the mock can dispatch a call;
+ * - an observation naming work still pending for the agent's own tools ("src/parser.ts has not yet been
+ *   read") is a step in progress (pending.ts): `next` favours continue, and the failure or gap it
+ *   mentions is not read as a failed attempt (retry) or a blocker (ask_user);
+ * - question text that is not a string (evaluate_policy passes the caller's `instructions` through) is
+ *   read as its JSON rendering, never as "[object Object]".
  */
-import { estimateTokens } from '../judgment/budget';
-import { JevError } from '../judgment/errors';
-import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../judgment/types';
-import { confidenceFromProbabilities } from '../policy/distribution';
-import { buildView, choiceScores, noulValue, questionText, scoreLevels, softmax, type MockView } from './mock-heuristics';
-import type { CallContext, JudgmentProvider } from './port';
+import { estimateTokens } from '../../judgment/budget';
+import { cancelled, JevError } from '../../judgment/errors';
+import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../../judgment/types';
+import { confidenceFromProbabilities } from '../../policy/distribution';
+import { choiceScores } from './choice';
+import { noulValue } from './noul';
+import { scoreLevels } from './score';
+import { questionText, softmax } from './text';
+import { buildView, type MockView } from './view';
+import type { CallContext, JudgmentProvider } from '../../judgment/provider';
 
 /** Suffix appended to the requested model name in mock answers. */
 export const MOCK_MODEL_SUFFIX = '+mock';
 /** Output tokens reported per question (tokens). */
 export const MOCK_OUTPUT_TOKENS_PER_QUESTION = 8;
 
-/** Models the mock "lists" for a configured model: `[model + "+mock"]` (jev-tools-spec §10). */
+/** Models the mock "lists" for a configured model: `[model + "+mock"]`. */
 export function mockModelsList(model: string): string[] {
   return [`${model}${MOCK_MODEL_SUFFIX}`];
 }
@@ -39,7 +65,7 @@ export class MockProvider implements JudgmentProvider {
 }
 
 function throwIfCancelled(ctx: CallContext): void {
-  if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
+  if (ctx.signal.aborted) throw cancelled();
 }
 
 /** The mock's answer to one request (pure). Exported for replay/what-if tooling and tests. */
