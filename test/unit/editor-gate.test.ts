@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitClaims } from '../../src/extension/gate/claims';
-import { diffFiles, diffStat } from '../../src/extension/gate/diff-stat';
-import { buildGateRequest } from '../../src/extension/gate/gate-request';
+import { splitClaims } from '../../src/gate/claims';
+import { diffFiles, diffStat } from '../../src/gate/diff-stat';
+import { buildGateRequest } from '../../src/gate/request';
 import { readGateSettings, type GateSettingKey } from '../../src/extension/gate/gate-settings';
 import { gateVerdict } from '../../src/extension/gate/verdict';
 import type { InspectedValue } from '../../src/extension/settings';

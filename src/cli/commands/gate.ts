@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { capStagedDiff } from '../../hooks/diff-cap';
-import { failOpenApplies, failOpenWarning, readGateFailOpen } from '../../hooks/fail-open';
-import { invalidInput } from '../../judgment/errors';
+import { capStagedDiff } from '../../gate/diff-cap';
+import { failOpenApplies, failOpenWarning, readGateFailOpen } from '../../gate/fail-open';
+import { configError, invalidInput } from '../../judgment/errors';
 import { parseCommandArgs } from '../args';
-import { messageText, parseCommitMessage, type CommitMessage } from '../commit-message';
-import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceText, runEvidenceCommand } from '../evidence-command';
+import { messageText, parseCommitMessage, type CommitMessage } from '../../gate/commit-message';
+import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceText, runEvidenceCommand } from '../../gate/evidence-command';
 import { formatDecision } from '../format';
-import { repoRoot, stagedDiff, stagedStat } from '../git';
+import { stagedDiff, stagedStat, workTreeRoot } from '../../gate/git';
 import { EXIT, type CliCommand } from '../io';
 import { errorHint, interruptSignal } from '../outcome';
 import { fsReason } from '../fs-reason';
@@ -78,8 +78,9 @@ export const gateCommand: CliCommand = async (args, io) => {
     // Configuration first: a bad setting fails fast, before git or the evidence command run.
     const runtime = createRuntime(io);
     try {
-      const root = await repoRoot(io.cwd, io.env);
-      const staged = await stagedDiff(root, io.env);
+      const root = await workTreeRoot(io.cwd, { env: io.env });
+      if (root === undefined) throw configError('gate: not inside a git work tree (git rev-parse --show-toplevel failed).');
+      const staged = await stagedDiff(root, { env: io.env });
       if (staged.trim() === '') {
         if (values.json) io.stdout.write(`${JSON.stringify({ staged: false, note: 'nothing staged; nothing to gate' })}\n`);
         io.stderr.write('jevcp: nothing staged; nothing to gate.\n');
@@ -107,7 +108,7 @@ export const gateCommand: CliCommand = async (args, io) => {
       const { diff, cut, originalChars } = capStagedDiff(staged);
       if (cut) notes.push(`the staged diff has ${originalChars} characters; only the first ${diff.length} are sent and the judge's budget covers fewer, so coverage is incomplete and the gate cannot pass automatically`);
 
-      const evidence = [{ id: 'diff-stat', text: `git diff --cached --stat\n${await stagedStat(root, io.env)}` }];
+      const evidence = [{ id: 'diff-stat', text: `git diff --cached --stat\n${await stagedStat(root, { env: io.env })}` }];
       let tests: string | undefined;
       if (values['evidence-cmd'] !== undefined) {
         const run = await runEvidenceCommand(values['evidence-cmd'], root, evidenceTimeout, io.env as NodeJS.ProcessEnv);

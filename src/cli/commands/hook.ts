@@ -1,8 +1,11 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { invalidInput } from '../../judgment/errors';
-import { CHAINED_NAME, hookStatus, installHook, uninstallHook } from '../../hooks/commit-msg';
-import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
+import { installHook } from '../../gate/hook/install';
+import { CHAINED_NAME } from '../../gate/hook/script';
+import { hookStatus } from '../../gate/hook/status';
+import { uninstallHook } from '../../gate/hook/uninstall';
+import { FAIL_OPEN_ENV } from '../../gate/fail-open';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
 import { reportError, wantsJson } from '../report';

@@ -8,13 +8,13 @@
  * ahead-of-time check; the commit-msg hook is what gates every commit path.
  */
 import * as vscode from 'vscode';
-import { parseCommitMessage } from '../../cli/commit-message';
-import { runEvidenceCommand, type EvidenceRun } from '../../cli/evidence-command';
-import { hookStatus } from '../../hooks/commit-msg';
+import { parseCommitMessage } from '../../gate/commit-message';
+import { runEvidenceCommand, type EvidenceRun } from '../../gate/evidence-command';
+import { hookStatus } from '../../gate/hook/status';
 import type { JevError } from '../../judgment/errors';
 import type { CoreHost } from '../core-host';
-import { splitClaims } from './claims';
-import { buildGateRequest, type GateRequest } from './gate-request';
+import { splitClaims } from '../../gate/claims';
+import { buildGateRequest, type GateRequest } from '../../gate/request';
 import { readGateSettings, type GateSettingKey, type GateSettings } from './gate-settings';
 import { gitApi, pickRepository } from './git';
 import type { Repository } from './git-api';

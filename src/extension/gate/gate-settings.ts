@@ -4,7 +4,7 @@
  * a workspace must not be able to make the editor run a shell command of its choosing, or let commits
  * through when the judge fails.
  */
-import { DEFAULT_EVIDENCE_TIMEOUT_MS } from '../../cli/evidence-command';
+import { DEFAULT_EVIDENCE_TIMEOUT_MS } from '../../gate/evidence-command';
 import type { InspectedValue } from '../settings';
 
 /** Keys relative to `jevPanel`. */

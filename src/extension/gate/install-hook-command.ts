@@ -6,8 +6,9 @@
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { installHook, uninstallHook, type InstallHookResult, type UninstallHookResult } from '../../hooks/commit-msg';
-import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
+import { installHook, type InstallHookResult } from '../../gate/hook/install';
+import { uninstallHook, type UninstallHookResult } from '../../gate/hook/uninstall';
+import { FAIL_OPEN_ENV } from '../../gate/fail-open';
 import { currentGateSettings } from './gate-command';
 import { gitApi, pickRepository } from './git';
 

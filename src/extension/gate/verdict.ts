@@ -5,7 +5,7 @@
  * "Open Details" whenever a decision was recorded. No `vscode` import.
  */
 import type { JevError } from '../../judgment/errors';
-import { failOpenApplies } from '../../hooks/fail-open';
+import { failOpenApplies } from '../../gate/fail-open';
 import { fmtProb } from '../../../webview/outcome-diff';
 import { coverageNote } from '../inline/explain';
 import { editorWording } from '../editor-wording';

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CHAINED_NAME, HOOK_MARKER } from '../../src/hooks/commit-msg';
+import { CHAINED_NAME, HOOK_MARKER } from '../../src/gate/hook/script';
 import { answerAll, noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
 import { CLI, cleanEnv, ensureBuilt } from './mcp-fixtures';
 

@@ -5,9 +5,9 @@
  * command's output, diff = the staged diff, cut to the field limit when huge so the budget's coverage is
  * reported instead of a refusal. Same rules as `jevcp gate` (src/cli/commands/gate.ts). No `vscode` import.
  */
-import { evidenceText, type EvidenceRun } from '../../cli/evidence-command';
-import { messageText, parseCommitMessage } from '../../cli/commit-message';
-import { capStagedDiff } from '../../hooks/diff-cap';
+import { evidenceText, type EvidenceRun } from './evidence-command';
+import { messageText, parseCommitMessage } from './commit-message';
+import { capStagedDiff } from './diff-cap';
 import { diffStat } from './diff-stat';
 
 /** What the gate is built from. */
