@@ -68,10 +68,3 @@ export async function stagedDiff(root: string, options?: GitOptions): Promise<st
   if (r.code !== 0) throw configError(`gate: git diff --cached failed (exit ${r.code}).`);
   return r.stdout;
 }
-
-/** `git diff --cached --stat` summary of the staged change. */
-export async function stagedStat(root: string, options?: GitOptions): Promise<string> {
-  const r = await runGit(['diff', '--cached', '--stat', '--no-ext-diff', '--find-renames', '--no-color'], root, options);
-  if (r.code !== 0) throw configError(`gate: git diff --cached --stat failed (exit ${r.code}).`);
-  return r.stdout;
-}

@@ -36,7 +36,7 @@ describe('installHook options', () => {
     await rejectsWith(installHook({ ...base, cliPath: join(dir, 'missing.js') }), 'INVALID_INPUT', /cliPath .*missing\.js is not a file/);
     await rejectsWith(installHook({ ...base, nodePath: cli }), 'INVALID_INPUT', /nodePath .* is not an executable file/);
     await rejectsWith(installHook({ ...base, env: { 'BAD-NAME': '1' } }), 'INVALID_INPUT', /"BAD-NAME" is not a shell identifier/);
-    await rejectsWith(installHook({ ...base, evidenceCommand: 'npm test\nrm -rf /' }), 'INVALID_INPUT', /evidenceCommand must be a non-blank single-line command/);
+    await rejectsWith(installHook({ ...base, evidenceCommand: 'npm test\nrm -rf /' }), 'INVALID_INPUT', /evidenceCommand: must be a single line \(no line breaks or NUL\)/);
   });
 });
 

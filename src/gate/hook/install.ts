@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access, chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { configError, invalidInput } from '../../judgment/errors';
+import { evidenceCommandProblem } from '../evidence-command';
 import { exists, fsError, locateHook, readHook, type HookLocationOptions } from './location';
 import { CREATED_DIR_LINE, isJevHook, renderHook, type RenderHookOptions } from './script';
 
@@ -53,8 +54,9 @@ function requireAbsolute(field: string, value: unknown): string {
 function validate(o: InstallHookOptions): RenderHookOptions {
   const nodePath = requireAbsolute('nodePath', o.nodePath);
   const cliPath = requireAbsolute('cliPath', o.cliPath);
-  if (o.evidenceCommand !== undefined && (typeof o.evidenceCommand !== 'string' || o.evidenceCommand.trim() === '' || /[\0\n\r]/.test(o.evidenceCommand))) {
-    throw invalidInput('hook: evidenceCommand must be a non-blank single-line command.');
+  if (o.evidenceCommand !== undefined) {
+    const problem = typeof o.evidenceCommand === 'string' ? evidenceCommandProblem(o.evidenceCommand) : 'must be a string';
+    if (problem) throw invalidInput(`hook: evidenceCommand: ${problem}.`);
   }
   for (const [k, v] of Object.entries(o.env ?? {})) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw invalidInput(`hook: env name ${JSON.stringify(k)} is not a shell identifier.`);
