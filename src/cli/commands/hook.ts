@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { invalidInput } from '../../judgment/errors';
 import { evidenceCommandProblem } from '../../gate/evidence-command';
 import { installHook } from '../../gate/hook/install';
-import { CHAINED_NAME } from '../../gate/hook/script';
+import { CHAINED_NAME, HOOK_GATE_ARGS } from '../../gate/hook/script';
 import { hookStatus } from '../../gate/hook/status';
 import { uninstallHook } from '../../gate/hook/uninstall';
 import { FAIL_OPEN_ENV } from '../../gate/fail-open';
@@ -61,7 +61,7 @@ export const hookCommand: CliCommand = async (args, io) => {
       else {
         const verb = r.action === 'installed' ? 'installed' : r.action === 'updated' ? 'updated (it was already installed)' : 'already installed, unchanged';
         say(`commit-msg hook ${verb}: ${r.hookPath}\n`);
-        say(`  runs        ${process.execPath} ${runningCliPath()} gate --staged --message-file <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
+        say(`  runs        ${process.execPath} ${runningCliPath()} ${HOOK_GATE_ARGS} <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
         if (r.chainedPath) say(`  chained     the previous hook, kept as ${CHAINED_NAME}, runs first\n`);
         say(`  bypass      git commit --no-verify; ${FAIL_OPEN_ENV}=1 lets commits through when the judge fails\n`);
       }

@@ -18,6 +18,9 @@ export const HOOK_MARKER = '# jev-control-panel commit-msg gate';
 /** Line recording that the install created the hooks directory (uninstall removes it when empty). */
 export const CREATED_DIR_LINE = '# jev: created the hooks directory';
 
+/** The CLI arguments the hook runs, before the message file (`$1`) and `--evidence-cmd`. */
+export const HOOK_GATE_ARGS = 'gate --staged --message-file';
+
 /** `'…'` shell quoting (POSIX sh): safe for any byte except NUL. */
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
@@ -85,7 +88,7 @@ if [ ! -x "$jev_node" ] || [ ! -f "$jev_cli" ]; then
   exit 3
 fi
 
-${exports}exec "$jev_node" "$jev_cli" gate --staged --message-file "$1"${evidence}
+${exports}exec "$jev_node" "$jev_cli" ${HOOK_GATE_ARGS} "$1"${evidence}
 `;
 }
 
