@@ -208,7 +208,7 @@ describe('jevcp gate --staged (real git repositories)', () => {
     assert.deepEqual(body.state.claims, ['The change is covered by check.js', "parse('') returns an empty array", 'Non-empty input is unchanged']);
     const evidence = body.state.evidence as { id: string; text: string }[];
     assert.deepEqual(evidence.map((e) => e.id), ['diff-stat', 'evidence-cmd']);
-    assert.match(evidence[0]!.text, /src\/parse\.js \| 2/);
+    assert.match(evidence[0]!.text, /^staged files \(from the diff\)\n src\/parse\.js \| \+1 -1\n 1 file changed, 1 insertion\(\+\), 1 deletion\(-\)$/);
     assert.match(evidence[1]!.text, /\$ node check\.js\n\(exit code 0\)\ncheck: 3 passing, 0 failing/);
     assert.ok(!JSON.stringify(body).includes(KEY), 'the key travels only in the header');
 
@@ -232,6 +232,16 @@ describe('jevcp gate --staged (real git repositories)', () => {
     assert.match(r.stderr, /no claims given .* subject line/);
     assert.deepEqual(fake.requests.at(-1)!.body.state.claims, ['Handle empty input in parse']);
     fake.setAnswerer((req) => answerAll(req.body.questions));
+  });
+
+  it('neither a message nor a claim → exit 2 before the evidence command runs, and nothing is judged', async () => {
+    const repo = makeRepo(dir, 'unclaimed', true);
+    const before = fake.count();
+    const r = await jevcp(['gate', '--staged', '--evidence-cmd', 'node -e "require(\'fs\').writeFileSync(\'ran.txt\', \'1\')"'], { cwd: repo, env: fakeEnv() });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /INVALID_INPUT: gate: nothing to judge the staged diff against: give a commit message \(--message-file FILE\) or a claim \(--claim\)/);
+    assert.equal(existsSync(join(repo, 'ran.txt')), false, 'the evidence command did not run');
+    assert.equal(fake.count(), before);
   });
 
   it('a provider that is down exits 3 with the failure on stderr', async () => {

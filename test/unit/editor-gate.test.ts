@@ -1,133 +1,22 @@
 /**
- * The editor's commit gate without the editor (issue 5 "Commit gate in the editor"): the diff stat used as
- * evidence, the jev_gate input built from the SCM message and the staged diff (claims, evidence, a huge
- * diff cut instead of refused), the verdict notification and its buttons (Commit only for auto, Commit
- * Anyway only for review or fail-open failures), and the gate settings under Workspace Trust.
+ * The editor's commit gate without the editor: the verdict notification and its buttons (Commit only for
+ * auto, Commit Anyway only for review or fail-open failures), and the gate settings under Workspace Trust.
+ * The request itself is src/gate/request.ts (test/unit/gate-request.test.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitClaims } from '../../src/extension/gate/claims';
-import { diffFiles, diffStat } from '../../src/extension/gate/diff-stat';
-import { buildGateRequest } from '../../src/extension/gate/gate-request';
+import { EDITOR_GATE_WORDING } from '../../src/extension/gate/editor-gate-wording';
 import { readGateSettings, type GateSettingKey } from '../../src/extension/gate/gate-settings';
 import { gateVerdict } from '../../src/extension/gate/verdict';
 import type { InspectedValue } from '../../src/extension/settings';
+import { buildGateRequest } from '../../src/gate/request';
 import { JevError } from '../../src/judgment/errors';
-import { TRUNCATION_MARKER } from '../../src/judgment/budget';
 import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
-import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
 
-const DIFF = [
-  'diff --git a/src/math.js b/src/math.js',
-  'index 1111111..2222222 100644',
-  '--- a/src/math.js',
-  '+++ b/src/math.js',
-  '@@ -1,3 +1,6 @@',
-  ' export function add(a, b) {',
-  '   return a + b;',
-  ' }',
-  '+',
-  '+++ a line whose content starts with "++"',
-  '+export const sub = (a, b) => a - b;',
-  '-// old comment',
-  'diff --git a/old name.txt b/new name.txt',
-  'similarity index 90%',
-  'rename from old name.txt',
-  'rename to new name.txt',
-  'index 3333333..4444444 100644',
-  '--- a/old name.txt',
-  '+++ b/new name.txt',
-  '@@ -1 +1 @@',
-  '-a',
-  '+b',
-  'diff --git a/logo.png b/logo.png',
-  'new file mode 100644',
-  'index 0000000..5555555',
-  'Binary files /dev/null and b/logo.png differ',
-  'diff --git a/gone.md b/gone.md',
-  'deleted file mode 100644',
-  'index 6666666..0000000',
-  '--- a/gone.md',
-  '+++ /dev/null',
-  '@@ -1,2 +0,0 @@',
-  '-# gone',
-  '-bye',
-  '',
-].join('\n');
-
-describe('diff stat', () => {
-  it('counts hunk lines only (a "+++" content line is an insertion), and names renames, binaries and deletions', () => {
-    assert.deepEqual(diffFiles(DIFF), [
-      { path: 'src/math.js', status: 'modified', binary: false, insertions: 3, deletions: 1 },
-      { path: 'new name.txt', from: 'old name.txt', status: 'renamed', binary: false, insertions: 1, deletions: 1 },
-      { path: 'logo.png', status: 'added', binary: true, insertions: 0, deletions: 0 },
-      { path: 'gone.md', status: 'deleted', binary: false, insertions: 0, deletions: 2 },
-    ]);
-    assert.equal(
-      diffStat(DIFF),
-      [
-        ' src/math.js | +3 -1',
-        ' new name.txt | +1 -1 (renamed from old name.txt)',
-        ' logo.png | (new, binary)',
-        ' gone.md | +0 -2 (deleted)',
-        ' 4 files changed, 4 insertions(+), 4 deletions(-)',
-      ].join('\n'),
-    );
-    assert.equal(diffStat(''), '');
-  });
-});
-
-describe('gate request', () => {
-  const message = '# comment dropped\nAdd sub()\n\nSubtraction for the calculator.\n- sub subtracts b from a\n* the math tests pass\n- sub subtracts b from a\n';
-
-  it('uses the message as the request and its bullet lines as claims; evidence is the stat plus the command output', () => {
-    const req = buildGateRequest({
-      message,
-      diff: DIFF,
-      evidence: { command: 'npm test', exitCode: 0, timedOut: false, output: '4 passing\n', omittedChars: 0, durationMs: 12 },
-    });
-    assert.equal(req.input.request, 'Add sub()\n\nSubtraction for the calculator.\n- sub subtracts b from a\n* the math tests pass\n- sub subtracts b from a');
-    assert.deepEqual(req.input.claims, ['sub subtracts b from a', 'the math tests pass']);
-    assert.equal(req.input.diff, DIFF);
-    assert.deepEqual(req.input.evidence.map((e) => e.id), ['diff-stat', 'evidence-cmd']);
-    assert.ok(req.input.evidence[0]!.text.includes(' 4 files changed'));
-    assert.equal(req.input.tests, '$ npm test\n(exit code 0)\n4 passing\n');
-    assert.deepEqual(req.notes, []);
-    assert.equal(req.diffCut, false);
-  });
-
-  it('takes typed claims when the message has no bullets, else the subject, and says so', () => {
-    const asked = buildGateRequest({ message: 'Add sub()', diff: DIFF, askedClaims: ['sub works', ' ', 'sub works'] });
-    assert.deepEqual(asked.input.claims, ['sub works']);
-    const subject = buildGateRequest({ message: 'Add sub()\n', diff: DIFF, askedClaims: [] });
-    assert.deepEqual(subject.input.claims, ['Add sub()']);
-    assert.ok(subject.notes.some((n) => /subject line is judged as the claim/.test(n)));
-    assert.ok(subject.notes.some((n) => /No evidence command/.test(n)));
-    assert.deepEqual(splitClaims('- one; two\n* three\n\none'), ['one', 'two', 'three']);
-  });
-
-  it('refuses a blank message (comments only) with a sentence naming the rule', () => {
-    assert.throws(() => buildGateRequest({ message: '# only a comment\n\n', diff: DIFF }), /commit message is empty/);
-  });
-
-  it('cuts a diff larger than the field limit instead of refusing it, and notes a timed-out command', () => {
-    const huge = `${DIFF}${'+x'.repeat(Math.ceil(MAX_TEXT_CHARS / 2) + 10)}`;
-    const req = buildGateRequest({
-      message: 'Big change\n- it builds',
-      diff: huge,
-      evidence: { command: 'npm test', exitCode: null, timedOut: true, output: 'partial', omittedChars: 0, durationMs: 50 },
-    });
-    assert.equal(req.diffCut, true);
-    assert.equal(req.diffChars, huge.length);
-    assert.equal(req.input.diff.length, MAX_TEXT_CHARS);
-    assert.ok(req.input.diff.endsWith(TRUNCATION_MARKER));
-    assert.ok(req.notes.some((n) => /was cut to fit/.test(n)));
-    assert.ok(req.notes.some((n) => /timed out after 50 ms/.test(n)));
-  });
-});
+const DIFF = ['diff --git a/src/math.js b/src/math.js', '--- a/src/math.js', '+++ b/src/math.js', '@@ -1 +1,2 @@', ' export const add = (a, b) => a + b;', '+export const sub = (a, b) => a - b;', ''].join('\n');
 
 describe('gate verdict', () => {
   const ok = (result: unknown) => ({ ok: true as const, result, recordId: 'r1' });
@@ -185,7 +74,7 @@ describe('gate verdict', () => {
 
   it('reads a real jev_gate result of the mock judge', async () => {
     const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest' });
-    const req = buildGateRequest({ message: 'Add sub()\n\n- sub subtracts b from a', diff: DIFF });
+    const req = buildGateRequest({ message: 'Add sub()\n\n- sub subtracts b from a', diff: DIFF }, EDITOR_GATE_WORDING);
     const outcome = await service.call('jev_gate', req.input, { agent: 'editor' });
     assert.ok(outcome.ok);
     const v = gateVerdict({ ok: true, result: outcome.result, recordId: outcome.record.id }, { failOpen: false, notes: req.notes });
@@ -228,8 +117,8 @@ describe('gate settings', () => {
       evidenceTimeoutMs: 120_000,
       failOpen: false,
       problems: [
-        'jevPanel.gate.evidenceCommand: must be a single line; using no evidence command',
-        'jevPanel.gate.evidenceTimeoutMs: must be a whole number of ms from 1; using 120000',
+        'jevPanel.gate.evidenceCommand: must be a single line (no line breaks or NUL); using no evidence command',
+        'jevPanel.gate.evidenceTimeoutMs: must be a positive whole number of milliseconds; using 120000',
         'jevPanel.gate.failOpen: must be true or false; using false (fail-closed)',
       ],
     });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { evidenceEnv, runEvidenceCommand } from '../../src/cli/evidence-command';
+import { evidenceEnv, runEvidenceCommand } from '../../src/gate/evidence-command';
 import { isSecretVariable, secretValues } from '../../src/config/env';
 import { MAX_REDACT_DEPTH, REDACTED, redactSecrets, redactText, usableSecrets } from '../../src/judgment/redact';
 import type { SystemOneRequest } from '../../src/judgment/types';

@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, type JevConfig } from '../../config/env';
-import { FAIL_OPEN_ENV, readGateFailOpen } from '../../hooks/fail-open';
+import { FAIL_OPEN_ENV, readGateFailOpen } from '../../gate/fail-open';
 import { judge } from '../../judgment/judge';
 import { configError, toJevError, type JevErrorDetails } from '../../judgment/errors';
 import { PACKAGE_VERSION } from '../../mcp/identity';

@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { capStagedDiff } from '../../hooks/diff-cap';
-import { failOpenApplies, failOpenWarning, readGateFailOpen } from '../../hooks/fail-open';
-import { invalidInput } from '../../judgment/errors';
+import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceCommandProblem, evidenceTimeoutProblem, runEvidenceCommand } from '../../gate/evidence-command';
+import { failOpenApplies, failOpenWarning, readGateFailOpen } from '../../gate/fail-open';
+import { stagedDiff, workTreeRoot } from '../../gate/git';
+import { buildGateRequest, gateSubject, NOTHING_STAGED, nothingStaged, type GateWording } from '../../gate/request';
+import { configError, invalidInput } from '../../judgment/errors';
 import { parseCommandArgs } from '../args';
-import { messageText, parseCommitMessage, type CommitMessage } from '../commit-message';
-import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceText, runEvidenceCommand } from '../evidence-command';
 import { formatDecision } from '../format';
-import { repoRoot, stagedDiff, stagedStat } from '../git';
 import { EXIT, type CliCommand } from '../io';
 import { errorHint, interruptSignal } from '../outcome';
 import { fsReason } from '../fs-reason';
@@ -15,45 +14,29 @@ import { cliError, reportError, wantsJson } from '../report';
 import { createRuntime, exitCodeForError } from '../runtime';
 import { safeText } from '../safe-text';
 
-/** Claim used when there is neither a --claim, a bullet line nor a subject line. */
-export const FALLBACK_CLAIM = 'The staged change is complete and ready to commit.';
-
-/** The jev_gate input built from the staged change, plus notes about fallbacks taken. */
-export interface GateRequest {
-  input: {
-    request: string;
-    diff: string;
-    claims: string[];
-    evidence: { id: string; text: string }[];
-    tests?: string;
+/** The gate's notes and errors in CLI terms; `messageFile` is the --message-file value as given. */
+export function cliGateWording(messageFile?: string): GateWording {
+  return {
+    errorPrefix: 'gate: ',
+    messageSource: `in ${messageFile ?? 'the message file'}`,
+    emptyMessageRemedy: 'write a message, or commit with --no-verify to skip the gate',
+    messageOption: '--message-file FILE',
+    claimOption: '--claim',
+    evidenceOption: '--evidence-cmd',
   };
-  notes: string[];
-}
-
-/**
- * Chooses the claims: `--claim` values, then the message's bullet lines (exact duplicates dropped).
- * With none, the subject line stands in (or FALLBACK_CLAIM when there is no subject), with a note.
- */
-export function chooseClaims(explicit: string[], message: CommitMessage): { claims: string[]; note?: string } {
-  const claims = [...new Set([...explicit.map((c) => c.trim()), ...message.bullets].filter((c) => c !== ''))];
-  if (claims.length > 0) return { claims };
-  if (message.subject) {
-    return { claims: [message.subject], note: 'no claims given (no --claim, no "- " or "* " lines in the message); judging the subject line as the claim' };
-  }
-  return { claims: [FALLBACK_CLAIM], note: `no claims and no commit message given; judging the generic claim "${FALLBACK_CLAIM}"` };
 }
 
 /**
  * `jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--json]`
  *
- * Runs jev_gate on the staged diff of the repository containing the working directory. request = the
- * commit message (comments stripped); claims = --claim values plus the message's bullet lines; evidence =
- * the staged diff stat plus the evidence command's output (run with a time limit in the repository root).
- * Exit: 0 auto (pass) or nothing staged; 1 review/escalate (not passed); 2 invalid input/config, and a
- * --message-file whose message is empty (only blank or `#` lines); 3 provider or operational failure —
- * fail-closed, a failure never passes. With JEV_GATE_FAIL_OPEN=1 a provider/operational failure exits 0
- * with a loud warning (the ledger still records the error). A diff longer than jev_gate's field limit is
- * cut (coverage incomplete ⇒ never auto) instead of refused.
+ * Runs jev_gate on the staged diff of the repository containing the working directory, with the request
+ * built by gate/request.ts `buildGateRequest` (the editor's gate builds it the same way); the evidence
+ * command runs with a time limit in the repository root. Exit: 0 auto (pass) or nothing staged;
+ * 1 review/escalate (not passed); 2 invalid input/config (an empty --message-file message, neither a
+ * message nor a --claim); 3 provider or operational failure — fail-closed, a failure never passes. With
+ * JEV_GATE_FAIL_OPEN=1 a provider/operational failure exits 0 with a loud warning (the ledger still
+ * records the error). A diff longer than jev_gate's field limit is cut (coverage incomplete ⇒ never
+ * auto) instead of refused.
  */
 export const gateCommand: CliCommand = async (args, io) => {
   let failOpen = false;
@@ -71,54 +54,38 @@ export const gateCommand: CliCommand = async (args, io) => {
     let evidenceTimeout = DEFAULT_EVIDENCE_TIMEOUT_MS;
     if (values['evidence-timeout'] !== undefined) {
       evidenceTimeout = Number(values['evidence-timeout']);
-      if (!Number.isSafeInteger(evidenceTimeout) || evidenceTimeout < 1) throw invalidInput('gate: --evidence-timeout must be a positive whole number of milliseconds.');
+      const problem = evidenceTimeoutProblem(evidenceTimeout);
+      if (problem) throw invalidInput(`gate: --evidence-timeout: ${problem}.`);
     }
-    if (values['evidence-cmd'] !== undefined && values['evidence-cmd'].trim() === '') throw invalidInput('gate: --evidence-cmd: must not be empty (give the command whose output is the evidence, e.g. "npm test").');
+    const evidenceCommand = values['evidence-cmd'];
+    const commandProblem = evidenceCommand === undefined ? undefined : evidenceCommandProblem(evidenceCommand);
+    if (commandProblem) throw invalidInput(`gate: --evidence-cmd: ${commandProblem}.`);
+    const wording = cliGateWording(values['message-file']);
 
     // Configuration first: a bad setting fails fast, before git or the evidence command run.
     const runtime = createRuntime(io);
     try {
-      const root = await repoRoot(io.cwd, io.env);
-      const staged = await stagedDiff(root, io.env);
-      if (staged.trim() === '') {
-        if (values.json) io.stdout.write(`${JSON.stringify({ staged: false, note: 'nothing staged; nothing to gate' })}\n`);
-        io.stderr.write('jevcp: nothing staged; nothing to gate.\n');
+      const root = await workTreeRoot(io.cwd, { env: io.env });
+      if (root === undefined) throw configError('gate: not inside a git work tree (git rev-parse --show-toplevel failed).');
+      const staged = await stagedDiff(root, { env: io.env });
+      if (nothingStaged(staged)) {
+        if (values.json) io.stdout.write(`${JSON.stringify({ staged: false, note: NOTHING_STAGED })}\n`);
+        io.stderr.write(`jevcp: ${NOTHING_STAGED}.\n`);
         return EXIT.OK;
       }
 
-      let message: CommitMessage = { subject: '', body: '', bullets: [] };
+      let message: string | undefined;
       if (values['message-file'] !== undefined) {
-        const file = resolve(io.cwd, values['message-file']);
-        let text: string;
         try {
-          text = await readFile(file, 'utf8');
+          message = await readFile(resolve(io.cwd, values['message-file']), 'utf8');
         } catch (err) {
           throw invalidInput(`gate: cannot read --message-file ${values['message-file']} (${fsReason(err)}).`);
         }
-        message = parseCommitMessage(text);
-        // git aborts an empty message only after commit-msg ran, so the hook does see one: refuse it
-        // here rather than judge nothing.
-        if (message.subject === '') {
-          throw invalidInput(`gate: the commit message in ${values['message-file']} is empty (only blank or # comment lines); write a message, or commit with --no-verify to skip the gate.`);
-        }
       }
-      const { claims, note } = chooseClaims(values.claim ?? [], message);
-      const notes: string[] = note ? [note] : [];
-      const { diff, cut, originalChars } = capStagedDiff(staged);
-      if (cut) notes.push(`the staged diff has ${originalChars} characters; only the first ${diff.length} are sent and the judge's budget covers fewer, so coverage is incomplete and the gate cannot pass automatically`);
-
-      const evidence = [{ id: 'diff-stat', text: `git diff --cached --stat\n${await stagedStat(root, io.env)}` }];
-      let tests: string | undefined;
-      if (values['evidence-cmd'] !== undefined) {
-        const run = await runEvidenceCommand(values['evidence-cmd'], root, evidenceTimeout, io.env as NodeJS.ProcessEnv);
-        tests = evidenceText(run);
-        evidence.push({ id: 'evidence-cmd', text: tests });
-        if (run.timedOut) notes.push(`the evidence command timed out after ${evidenceTimeout} ms; its partial output is the evidence`);
-      } else {
-        notes.push('no --evidence-cmd given; the only evidence is the diff stat, so claims will rarely be verified');
-      }
-      const request = messageText(message) || claims.join('\n');
-      const input: GateRequest['input'] = { request, diff, claims, evidence, ...(tests !== undefined ? { tests } : {}) };
+      const claims = values.claim ?? [];
+      gateSubject({ message, claims }, wording); // refuses an empty message before the evidence command runs
+      const evidence = evidenceCommand === undefined ? undefined : await runEvidenceCommand(evidenceCommand, root, evidenceTimeout, io.env as NodeJS.ProcessEnv);
+      const { input, notes } = buildGateRequest({ message, diff: staged, claims, evidence }, wording);
       for (const n of notes) io.stderr.write(safeText(`jevcp: ${n}.\n`));
 
       const interrupt = interruptSignal();

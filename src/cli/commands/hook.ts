@@ -1,8 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { invalidInput } from '../../judgment/errors';
-import { CHAINED_NAME, hookStatus, installHook, uninstallHook } from '../../hooks/commit-msg';
-import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
+import { evidenceCommandProblem } from '../../gate/evidence-command';
+import { installHook } from '../../gate/hook/install';
+import { CHAINED_NAME, HOOK_GATE_ARGS } from '../../gate/hook/script';
+import { hookStatus } from '../../gate/hook/status';
+import { uninstallHook } from '../../gate/hook/uninstall';
+import { FAIL_OPEN_ENV } from '../../gate/fail-open';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand } from '../io';
 import { reportError, wantsJson } from '../report';
@@ -22,7 +26,7 @@ export function runningCliPath(): string {
  * `jevcp hook install [--repo DIR] [--evidence-cmd CMD] [--json]`, `jevcp hook uninstall [--repo DIR] [--json]`,
  * `jevcp hook status [--repo DIR] [--json]`.
  *
- * install writes the commit-msg hook (src/hooks/commit-msg.ts) calling this node (`process.execPath`) and
+ * install writes the commit-msg hook (src/gate/hook/script.ts) calling this node (`process.execPath`) and
  * this CLI by absolute path; uninstall restores the previous hook. The repository is the one containing
  * --repo (default: the working directory). Exit 0 done; 2 bad arguments, not a git work tree, or the
  * hooks directory cannot be changed.
@@ -42,8 +46,8 @@ export const hookCommand: CliCommand = async (args, io) => {
     if (extra.length > 0) throw invalidInput(`hook: unexpected argument ${JSON.stringify(extra[0])}.`);
     if (sub !== 'install' && values['evidence-cmd'] !== undefined) throw invalidInput(`hook: --evidence-cmd applies to install only.`);
     const evidenceCmd = values['evidence-cmd'];
-    if (evidenceCmd !== undefined && evidenceCmd.trim() === '') throw invalidInput('hook: --evidence-cmd: must not be empty (give the command whose output is the evidence, e.g. "npm test").');
-    if (evidenceCmd !== undefined && /[\0\n\r]/.test(evidenceCmd)) throw invalidInput('hook: --evidence-cmd: must be a single line (no line breaks or NUL).');
+    const problem = evidenceCmd === undefined ? undefined : evidenceCommandProblem(evidenceCmd);
+    if (problem) throw invalidInput(`hook: --evidence-cmd: ${problem}.`);
     const repoDir = resolve(io.cwd, values.repo ?? '.');
     const out = (obj: unknown) => io.stdout.write(`${JSON.stringify(obj, null, 2)}\n`);
     // Paths and git's notes may hold terminal controls: escaped in human output.
@@ -57,7 +61,7 @@ export const hookCommand: CliCommand = async (args, io) => {
       else {
         const verb = r.action === 'installed' ? 'installed' : r.action === 'updated' ? 'updated (it was already installed)' : 'already installed, unchanged';
         say(`commit-msg hook ${verb}: ${r.hookPath}\n`);
-        say(`  runs        ${process.execPath} ${runningCliPath()} gate --staged --message-file <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
+        say(`  runs        ${process.execPath} ${runningCliPath()} ${HOOK_GATE_ARGS} <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
         if (r.chainedPath) say(`  chained     the previous hook, kept as ${CHAINED_NAME}, runs first\n`);
         say(`  bypass      git commit --no-verify; ${FAIL_OPEN_ENV}=1 lets commits through when the judge fails\n`);
       }

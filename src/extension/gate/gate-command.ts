@@ -1,20 +1,23 @@
 /**
- * "Jev: Gate Staged Changes" (`jevPanel.gateStagedChanges`, the Source Control title button; issue 5
- * "Commit gate in the editor"): jev_gate on the staged diff read through VS Code's Git API, with the SCM
- * input box as the request, its bullet lines as claims (asked for when there are none), and the output of
- * `jevPanel.gate.evidenceCommand` as evidence (run with progress and a time limit). The verdict is recorded
- * (so it appears in the panel's feed) and shown in a notification whose "Commit" exists only for auto and
- * "Commit Anyway" only for review. VS Code has no pre-commit API (vscode-platform.md §5.3): this is the
- * ahead-of-time check; the commit-msg hook is what gates every commit path.
+ * "Jev: Gate Staged Changes" (`jevPanel.gateStagedChanges`, the Source Control title button): jev_gate on
+ * the staged diff, with the SCM input box as the message, its bullet lines as claims (asked for when there
+ * are none), and the output of `jevPanel.gate.evidenceCommand` as evidence (run with progress and a time
+ * limit). The request is gate/request.ts `buildGateRequest`, as for `jevcp gate`, and the diff is read with
+ * the same git command (through the Git extension's git executable). The verdict is recorded (so it appears
+ * in the panel's feed) and shown in a notification whose "Commit" exists only for auto and "Commit Anyway"
+ * only for review. VS Code has no API to run a check before its own commits: this is the ahead-of-time
+ * check; the commit-msg hook is what gates every commit path.
  */
 import * as vscode from 'vscode';
-import { parseCommitMessage } from '../../cli/commit-message';
-import { runEvidenceCommand, type EvidenceRun } from '../../cli/evidence-command';
-import { hookStatus } from '../../hooks/commit-msg';
+import { splitClaims } from '../../gate/claims';
+import { runEvidenceCommand, type EvidenceRun } from '../../gate/evidence-command';
+import { stagedDiff, type GitOptions } from '../../gate/git';
+import { hookStatus } from '../../gate/hook/status';
+import { buildGateRequest, NOTHING_STAGED, nothingStaged, readGateMessage, type GateRequest } from '../../gate/request';
+import type { CommitMessage } from '../../gate/commit-message';
 import type { JevError } from '../../judgment/errors';
 import type { CoreHost } from '../core-host';
-import { splitClaims } from './claims';
-import { buildGateRequest, type GateRequest } from './gate-request';
+import { EDITOR_GATE_WORDING } from './editor-gate-wording';
 import { readGateSettings, type GateSettingKey, type GateSettings } from './gate-settings';
 import { gitApi, pickRepository } from './git';
 import type { Repository } from './git-api';
@@ -63,8 +66,11 @@ export class CommitGate {
     const runtime = await this.core.get();
     await runtime.ready;
     let picked: Repository | undefined;
+    let git: GitOptions;
     try {
-      picked = await pickRepository(await gitApi(), arg, 'Repository whose staged changes to gate');
+      const api = await gitApi();
+      git = { gitPath: api.git.path };
+      picked = await pickRepository(api, arg, 'Repository whose staged changes to gate');
     } catch (err) {
       return this.stop('no-repository', `Jev: ${(err as Error).message}`, 'error');
     }
@@ -74,13 +80,20 @@ export class CommitGate {
     const settings = currentGateSettings();
     for (const p of settings.problems) this.log('warn', p);
     const message = repo.inputBox.value;
-    const diff = await repo.diff(true);
-    if (diff.trim() === '') return this.stop('nothing-staged', 'Jev: nothing is staged; stage the changes to gate first.', 'info');
-    const parsed = parseCommitMessage(message);
-    if (parsed.subject === '') {
-      return this.stop('no-message', 'Jev: write the commit message in the Source Control input box first: the gate judges the diff against it.', 'warning');
+    let diff: string;
+    try {
+      diff = await stagedDiff(repo.rootUri.fsPath, git);
+    } catch (err) {
+      return this.stop('failed', `Jev: the staged diff could not be read: ${(err as Error).message}`, 'error');
     }
-    let askedClaims: string[] | undefined;
+    if (nothingStaged(diff)) return this.stop('nothing-staged', `Jev: ${NOTHING_STAGED}. Stage the changes to gate first.`, 'info');
+    let parsed: CommitMessage;
+    try {
+      parsed = readGateMessage(message, EDITOR_GATE_WORDING);
+    } catch (err) {
+      return this.stop('no-message', `Jev: ${(err as Error).message}`, 'warning');
+    }
+    let typedClaims: string[] | undefined;
     if (parsed.bullets.length === 0) {
       const typed = this.hooks.askClaims
         ? await this.hooks.askClaims()
@@ -90,7 +103,7 @@ export class CommitGate {
             ignoreFocusOut: true,
           });
       if (typed === undefined) return { status: 'cancelled', choices: [], committed: false, note: 'claims prompt dismissed' };
-      askedClaims = splitClaims(typed);
+      typedClaims = splitClaims(typed);
     }
 
     const judged = await vscode.window.withProgress(
@@ -103,7 +116,7 @@ export class CommitGate {
           this.log('info', `gate evidence: ${settings.evidenceCommand} → ${evidence.timedOut ? 'timed out' : evidence.startError ?? `exit ${evidence.exitCode}`} in ${evidence.durationMs} ms`);
         }
         if (token.isCancellationRequested) return undefined;
-        const request: GateRequest = buildGateRequest({ message, diff, askedClaims, evidence });
+        const request: GateRequest = buildGateRequest({ message, diff, claims: typedClaims, evidence }, EDITOR_GATE_WORDING);
         progress.report({ message: `judging ${request.input.claims.length} claim${request.input.claims.length === 1 ? '' : 's'} and the staged diff…` });
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
@@ -138,7 +151,7 @@ export class CommitGate {
         if (offered.length === 0) return run;
         continue;
       }
-      const done = await this.commit(repo, { diff, message }, choice);
+      const done = await this.commit(repo, git, { diff, message }, choice);
       run.committed = done.committed;
       if (done.note) run.note = done.note;
       return run;
@@ -157,15 +170,16 @@ export class CommitGate {
    * lets every commit hook run (the Jev hook, if installed, judges again); "Commit Anyway" skips hooks
    * (`--no-verify`) only when the Jev hook is installed, since it would block a review verdict.
    */
-  private async commit(repo: Repository, gated: { diff: string; message: string }, choice: 'Commit' | 'Commit Anyway'): Promise<{ committed: boolean; note?: string }> {
-    if ((await repo.diff(true)) !== gated.diff) {
+  private async commit(repo: Repository, git: GitOptions, gated: { diff: string; message: string }, choice: 'Commit' | 'Commit Anyway'): Promise<{ committed: boolean; note?: string }> {
+    const now = await stagedDiff(repo.rootUri.fsPath, git).catch(() => undefined);
+    if (now !== gated.diff) {
       return this.refuse('Jev: the staged changes changed after the gate ran; nothing was committed. Gate them again.');
     }
     if (repo.inputBox.value !== gated.message) {
       return this.refuse('Jev: the commit message changed after the gate ran; nothing was committed. Gate it again.');
     }
     let noVerify = false;
-    if (choice === 'Commit Anyway') noVerify = (await hookStatus({ repoDir: repo.rootUri.fsPath }).catch(() => undefined))?.installed === true;
+    if (choice === 'Commit Anyway') noVerify = (await hookStatus({ repoDir: repo.rootUri.fsPath, gitPath: git.gitPath }).catch(() => undefined))?.installed === true;
     try {
       await repo.commit(gated.message, noVerify ? { noVerify: true } : undefined);
     } catch (err) {

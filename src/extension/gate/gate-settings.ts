@@ -1,10 +1,10 @@
 /**
- * The commit gate's settings (`jevPanel.gate.*`), validated without `vscode` so the rules are unit-tested.
- * Workspace Trust (DESIGN "Workspace Trust"): in an untrusted workspace only user (global) values count —
- * a workspace must not be able to make the editor run a shell command of its choosing, or let commits
- * through when the judge fails.
+ * The commit gate's settings (`jevPanel.gate.*`), read without `vscode` so the rules are unit-tested; the
+ * value rules are the CLI's (gate/evidence-command.ts). Workspace Trust: in an untrusted workspace only
+ * user (global) values count — a workspace must not be able to make the editor run a shell command of its
+ * choosing, or let commits through when the judge fails.
  */
-import { DEFAULT_EVIDENCE_TIMEOUT_MS } from '../../cli/evidence-command';
+import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceCommandProblem, evidenceTimeoutProblem } from '../../gate/evidence-command';
 import type { InspectedValue } from '../settings';
 
 /** Keys relative to `jevPanel`. */
@@ -41,16 +41,18 @@ export function readGateSettings(inspect: (key: GateSettingKey) => InspectedValu
 
   let evidenceCommand: string | undefined;
   const cmd = get('gate.evidenceCommand');
-  if (typeof cmd === 'string') {
-    if (/[\0\r\n]/.test(cmd)) problems.push('jevPanel.gate.evidenceCommand: must be a single line; using no evidence command');
-    else if (cmd.trim() !== '') evidenceCommand = cmd.trim();
-  } else if (cmd !== undefined && cmd !== null) problems.push('jevPanel.gate.evidenceCommand: must be a string; using no evidence command');
+  if (typeof cmd === 'string' && cmd.trim() !== '') {
+    const problem = evidenceCommandProblem(cmd);
+    if (problem) problems.push(`jevPanel.gate.evidenceCommand: ${problem}; using no evidence command`);
+    else evidenceCommand = cmd.trim();
+  } else if (typeof cmd !== 'string' && cmd !== undefined && cmd !== null) problems.push('jevPanel.gate.evidenceCommand: must be a string; using no evidence command');
 
   let evidenceTimeoutMs = DEFAULT_EVIDENCE_TIMEOUT_MS;
   const timeout = get('gate.evidenceTimeoutMs');
   if (timeout !== undefined && timeout !== null) {
-    if (typeof timeout === 'number' && Number.isSafeInteger(timeout) && timeout >= 1) evidenceTimeoutMs = timeout;
-    else problems.push(`jevPanel.gate.evidenceTimeoutMs: must be a whole number of ms from 1; using ${DEFAULT_EVIDENCE_TIMEOUT_MS}`);
+    const problem = evidenceTimeoutProblem(timeout);
+    if (problem) problems.push(`jevPanel.gate.evidenceTimeoutMs: ${problem}; using ${DEFAULT_EVIDENCE_TIMEOUT_MS}`);
+    else evidenceTimeoutMs = timeout as number;
   }
 
   let failOpen = false;

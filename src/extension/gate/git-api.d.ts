@@ -1,7 +1,6 @@
 /**
- * The few members of VS Code's built-in Git extension API (`vscode.git`, `getAPI(1)`) the commit gate uses,
- * written by hand from the API surface described in vscode-platform.md §5.1 (the extension ships no types
- * package). Only what we call is declared.
+ * The few members of VS Code's built-in Git extension API (`vscode.git`, `getAPI(1)`, its `git.d.ts`) the
+ * commit gate uses, written by hand (the extension ships no types package). Only what we call is declared.
  */
 import type { Event, Uri } from 'vscode';
 
@@ -14,6 +13,8 @@ export interface GitExtension {
 }
 
 export interface GitAPI {
+  /** The git executable the Git extension found (setting `git.path`, or PATH). */
+  readonly git: { readonly path: string };
   readonly state: 'uninitialized' | 'initialized';
   readonly onDidChangeState: Event<'uninitialized' | 'initialized'>;
   readonly repositories: Repository[];

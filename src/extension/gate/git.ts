@@ -1,5 +1,6 @@
 /**
- * Reaching VS Code's Git extension (vscode-platform.md §5.1) and choosing the repository a command acts on.
+ * Reaching VS Code's built-in Git extension (`vscode.git`, API version 1) and choosing the repository a
+ * command acts on.
  */
 import * as vscode from 'vscode';
 import type { GitAPI, GitExtension, Repository } from './git-api';

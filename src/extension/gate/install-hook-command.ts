@@ -1,13 +1,14 @@
 /**
- * "Jev: Install Commit Hook" / "Jev: Uninstall Commit Hook" (issue 5 "Git hook"): the same host-independent
- * install/uninstall as `jevcp hook install|uninstall` (src/hooks/commit-msg.ts), pointed at this editor's
- * node and the CLI bundled with the extension, with the gate settings baked in (evidence command,
- * fail-open). The hook then gates every commit, from the Source Control view or a terminal.
+ * "Jev: Install Commit Hook" / "Jev: Uninstall Commit Hook": the same host-independent install/uninstall
+ * as `jevcp hook install|uninstall` (src/gate/hook/), pointed at this editor's node and the CLI bundled
+ * with the extension, with the gate settings baked in (evidence command, fail-open). The hook then gates
+ * every commit, from the Source Control view or a terminal.
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
-import { installHook, uninstallHook, type InstallHookResult, type UninstallHookResult } from '../../hooks/commit-msg';
-import { FAIL_OPEN_ENV } from '../../hooks/fail-open';
+import { installHook, type InstallHookResult } from '../../gate/hook/install';
+import { uninstallHook, type UninstallHookResult } from '../../gate/hook/uninstall';
+import { FAIL_OPEN_ENV } from '../../gate/fail-open';
 import { currentGateSettings } from './gate-command';
 import { gitApi, pickRepository } from './git';
 
@@ -19,16 +20,20 @@ export function hookEnv(opts: { electron: boolean; failOpen: boolean }): Record<
   return { ...(opts.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}), ...(opts.failOpen ? { [FAIL_OPEN_ENV]: '1' } : {}) };
 }
 
-/** The folder whose repository the hook goes into: the argument's, the only/picked Git repository, or the first workspace folder. */
-async function repoDir(arg: unknown): Promise<string | undefined> {
+/**
+ * The folder whose repository the hook goes into (the argument's, the only/picked Git repository, or the
+ * first workspace folder) and the Git extension's git executable when there is one.
+ */
+async function hookLocation(arg: unknown): Promise<{ repoDir: string; gitPath?: string } | undefined> {
   try {
-    const repo = await pickRepository(await gitApi(), arg, 'Repository to gate with the Jev commit hook');
-    if (repo) return repo.rootUri.fsPath;
+    const api = await gitApi();
+    const repo = await pickRepository(api, arg, 'Repository to gate with the Jev commit hook');
+    if (repo) return { repoDir: repo.rootUri.fsPath, gitPath: api.git.path };
   } catch {
     // No Git extension: fall back to the workspace folder; installHook finds the repository with git itself.
   }
-  if (arg instanceof vscode.Uri) return arg.fsPath;
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const dir = arg instanceof vscode.Uri ? arg.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return dir === undefined ? undefined : { repoDir: dir };
 }
 
 /**
@@ -40,15 +45,15 @@ export async function installCommitHook(context: vscode.ExtensionContext, arg?: 
     void vscode.window.showWarningMessage('Jev: trust this workspace before installing a commit hook in it.');
     return undefined;
   }
-  const dir = await repoDir(arg);
-  if (!dir) {
+  const location = await hookLocation(arg);
+  if (!location) {
     void vscode.window.showWarningMessage('Jev: open a folder with a git repository first.');
     return undefined;
   }
   const settings = currentGateSettings();
   try {
     const result = await installHook({
-      repoDir: dir,
+      ...location,
       nodePath: process.execPath,
       cliPath: join(context.extensionPath, 'dist', 'cli.js'),
       ...(settings.evidenceCommand ? { evidenceCommand: settings.evidenceCommand } : {}),
@@ -69,13 +74,13 @@ export async function installCommitHook(context: vscode.ExtensionContext, arg?: 
 
 /** Removes the hook and restores what was there before. Returns what uninstallHook did, or undefined on failure. */
 export async function uninstallCommitHook(arg?: unknown): Promise<UninstallHookResult | undefined> {
-  const dir = await repoDir(arg);
-  if (!dir) {
+  const location = await hookLocation(arg);
+  if (!location) {
     void vscode.window.showWarningMessage('Jev: open a folder with a git repository first.');
     return undefined;
   }
   try {
-    const result = await uninstallHook({ repoDir: dir });
+    const result = await uninstallHook(location);
     const text =
       result.action === 'restored'
         ? `the Jev hook is removed and your previous commit-msg hook is back in ${result.hooksDir}.`

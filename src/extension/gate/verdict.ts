@@ -1,11 +1,11 @@
 /**
- * How the editor presents a jev_gate outcome (issue 5 "Commit gate in the editor"): one notification
- * line (action, claims, review, reasons, per-claim verdicts, partial coverage) and the buttons it offers:
- * "Commit" only for auto, "Commit Anyway" only for review (or for a judge failure when fail-open is on),
- * "Open Details" whenever a decision was recorded. No `vscode` import.
+ * How the editor presents a jev_gate outcome: one notification line (action, claims, review, reasons,
+ * per-claim verdicts, partial coverage, the request's notes) and the buttons it offers: "Commit" only for
+ * auto, "Commit Anyway" only for review (or for a judge failure when fail-open is on), "Open Details"
+ * whenever a decision was recorded. No `vscode` import.
  */
 import type { JevError } from '../../judgment/errors';
-import { failOpenApplies } from '../../hooks/fail-open';
+import { failOpenApplies } from '../../gate/fail-open';
 import { fmtProb } from '../../../webview/outcome-diff';
 import { coverageNote } from '../inline/explain';
 import { editorWording } from '../editor-wording';
@@ -38,6 +38,12 @@ function short(text: string, max = 48): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
+/** A note of gate/request.ts (a lower-case clause) as a sentence: capital first letter, final stop. */
+function sentence(note: string): string {
+  const text = note.charAt(0).toUpperCase() + note.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 const VERDICT_MARK: Record<string, string> = { verified: '✓', contradicted: '✕', unsupported: '?' };
 
 /**
@@ -49,7 +55,7 @@ export function gateVerdict(
   outcome: { ok: true; result: unknown; recordId: string } | { ok: false; error: JevError; recordId?: string },
   opts: { failOpen: boolean; notes?: readonly string[] },
 ): GateVerdict {
-  const notes = opts.notes?.length ? ` Notes: ${opts.notes.join(' ')}` : '';
+  const notes = opts.notes?.length ? ` Notes: ${opts.notes.map(sentence).join(' ')}` : '';
   if (!outcome.ok) {
     const open = opts.failOpen && failOpenApplies(outcome.error);
     return {

@@ -1,5 +1,5 @@
 /**
- * The commit gate in the editor, inside the real extension host (issue 5 acceptance 1): "Jev: Gate Staged
+ * The commit gate in the editor, inside the real extension host: "Jev: Gate Staged
  * Changes" on a real temporary git repository opened in VS Code's Git extension, judged by a fake System
  * One server on 127.0.0.1 whose answers make the verdict auto, review or escalate. The verdict is recorded
  * (panel feed), "Commit" commits only when the verdict is auto, "Commit Anyway" only for review, nothing is

@@ -15,8 +15,8 @@ export interface CappedDiff {
  * Cuts a staged diff longer than jev_gate's `diff` limit (MAX_TEXT_CHARS) to that limit, keeping the
  * start and appending the truncation marker, so a huge change is judged on what fits instead of being
  * refused as invalid input. Safe because a cut diff (1 000 000 units) is always far above the request
- * budget (≤ 32 000 estimated tokens, jev-tools-spec §5): the budget truncates the state again, coverage
- * is incomplete, and the gate can never answer auto on it.
+ * budget (MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS, judgment/budget.ts): the budget truncates the state
+ * again, coverage is incomplete, and the gate can never answer auto on it.
  */
 export function capStagedDiff(diff: string): CappedDiff {
   if (diff.length <= MAX_TEXT_CHARS) return { diff, originalChars: diff.length, cut: false };

@@ -1,7 +1,7 @@
 /**
  * Host-independent commit-gate pieces: option validation of installHook, the hook script run by a real
  * `sh` with awkward paths (quotes, spaces, `$`), its missing-CLI behaviour, JEV_GATE_FAIL_OPEN parsing,
- * and the diff cap. The full git flows are in test/integration/git-hook.test.ts.
+ * and the diff cap. The full git flows are in test/integration/gate-hook-commits.test.ts.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,9 +9,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { installHook, isJevHook, renderHook, shellQuote } from '../../src/hooks/commit-msg';
-import { capStagedDiff } from '../../src/hooks/diff-cap';
-import { failOpenApplies, readGateFailOpen } from '../../src/hooks/fail-open';
+import { installHook } from '../../src/gate/hook/install';
+import { isJevHook, renderHook, shellQuote } from '../../src/gate/hook/script';
+import { capStagedDiff } from '../../src/gate/diff-cap';
+import { failOpenApplies, readGateFailOpen } from '../../src/gate/fail-open';
 import { JevError } from '../../src/judgment/errors';
 import { TRUNCATION_MARKER } from '../../src/judgment/budget';
 import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
@@ -35,7 +36,7 @@ describe('installHook options', () => {
     await rejectsWith(installHook({ ...base, cliPath: join(dir, 'missing.js') }), 'INVALID_INPUT', /cliPath .*missing\.js is not a file/);
     await rejectsWith(installHook({ ...base, nodePath: cli }), 'INVALID_INPUT', /nodePath .* is not an executable file/);
     await rejectsWith(installHook({ ...base, env: { 'BAD-NAME': '1' } }), 'INVALID_INPUT', /"BAD-NAME" is not a shell identifier/);
-    await rejectsWith(installHook({ ...base, evidenceCommand: 'npm test\nrm -rf /' }), 'INVALID_INPUT', /evidenceCommand must be a non-blank single-line command/);
+    await rejectsWith(installHook({ ...base, evidenceCommand: 'npm test\nrm -rf /' }), 'INVALID_INPUT', /evidenceCommand: must be a single line \(no line breaks or NUL\)/);
   });
 });
 

@@ -1,8 +1,8 @@
 import { configError, type JevError } from '../judgment/errors';
 
 /**
- * The commit gate's fail-open switch (issue 5, "Git hook"). By default the gate fails closed: when the
- * judge cannot decide (provider down, timeout, invalid response) the commit is blocked with exit 3.
+ * The commit gate's fail-open switch. By default the gate fails closed: when the judge cannot decide
+ * (provider down, timeout, invalid response) the commit is blocked with exit 3.
  * `JEV_GATE_FAIL_OPEN=1` lets such commits through with a loud warning. It never turns a failure into an
  * approval: the ledger record still says error, and a decision of review/escalate still blocks.
  */

@@ -6,9 +6,27 @@ export const EVIDENCE_OUTPUT_CHARS = 16_000;
 /** Default time limit of the evidence command, ms. */
 export const DEFAULT_EVIDENCE_TIMEOUT_MS = 120_000;
 
+/**
+ * Why `command` cannot be the evidence command, or undefined when it can: it must be one non-blank line
+ * (it is written into the commit-msg hook and shown as one line). Every face names its own field
+ * before the rule (`--evidence-cmd`, `jevPanel.gate.evidenceCommand`).
+ */
+export function evidenceCommandProblem(command: string): string | undefined {
+  if (command.trim() === '') return 'must not be empty (give the command whose output is the evidence, e.g. "npm test")';
+  if (/[\0\n\r]/.test(command)) return 'must be a single line (no line breaks or NUL)';
+  return undefined;
+}
+
+/** Why `ms` cannot be the evidence command's time limit, or undefined when it can (a whole number of ms from 1). */
+export function evidenceTimeoutProblem(ms: unknown): string | undefined {
+  return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 1 ? undefined : 'must be a positive whole number of milliseconds';
+}
+
 /** What the evidence command did. */
 export interface EvidenceRun {
   command: string;
+  /** The time limit it ran under, ms. */
+  timeoutMs: number;
   /** Exit status; null when it timed out, was killed or could not start. */
   exitCode: number | null;
   timedOut: boolean;
@@ -52,7 +70,7 @@ export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEF
       child = spawn(command, { cwd, env: childEnv, shell: true, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', windowsHide: true });
     } catch (err) {
       // e.g. an empty command: spawn refuses synchronously.
-      resolve({ command, exitCode: null, timedOut: false, startError: (err as { code?: string }).code ?? 'error', output: '', omittedChars: 0, durationMs: Date.now() - started });
+      resolve({ command, timeoutMs, exitCode: null, timedOut: false, startError: (err as { code?: string }).code ?? 'error', output: '', omittedChars: 0, durationMs: Date.now() - started });
       return;
     }
     const take = (chunk: Buffer) => {
@@ -80,7 +98,7 @@ export function runEvidenceCommand(command: string, cwd: string, timeoutMs = DEF
       settled = true;
       clearTimeout(timer);
       clearTimeout(grace);
-      resolve({ command, exitCode: timedOut ? null : exitCode, timedOut, startError, output, omittedChars: Math.max(0, total - output.length), durationMs: Date.now() - started });
+      resolve({ command, timeoutMs, exitCode: timedOut ? null : exitCode, timedOut, startError, output, omittedChars: Math.max(0, total - output.length), durationMs: Date.now() - started });
     };
     child.on('error', (err) => finish(null, (err as { code?: string }).code ?? 'error'));
     child.on('exit', (code) => {

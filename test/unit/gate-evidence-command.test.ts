@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { EXIT_GRACE_MS, runEvidenceCommand } from '../../src/cli/evidence-command';
+import { EXIT_GRACE_MS, runEvidenceCommand } from '../../src/gate/evidence-command';
 
 const posix = process.platform !== 'win32';
 const cwd = mkdtempSync(join(tmpdir(), 'jevcp-evidence-'));

@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CHAINED_NAME, HOOK_MARKER } from '../../src/hooks/commit-msg';
+import { CHAINED_NAME, HOOK_MARKER } from '../../src/gate/hook/script';
 import { answerAll, noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
 import { CLI, cleanEnv, ensureBuilt } from './mcp-fixtures';
 
@@ -421,7 +421,7 @@ describe('commits through the hook', () => {
     assert.doesNotMatch(state.diff, /GIT binary patch/);
     assert.match(state.diff, /^deleted file mode 100644\n/m);
     assert.match(state.diff, /^similarity index 100%\nrename from src\/parse\.js\nrename to src\/parser\.js$/m);
-    assert.match(state.evidence[0].text, /src\/\{parse\.js => parser\.js\} +\| +0\n/);
+    assert.match(state.evidence[0].text, /\n src\/parser\.js \| \+0 -0 \(renamed from src\/parse\.js\)\n/);
   });
 
   it('a 5 MB diff is judged on what fits: truncated, coverage incomplete → review (exit 1), never auto, not a failure', async () => {

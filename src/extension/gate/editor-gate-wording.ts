@@ -1,0 +1,14 @@
+import type { GateWording } from '../../gate/request';
+
+/**
+ * The gate's notes and errors in editor terms: the Source Control input box and the
+ * `jevPanel.gate.evidenceCommand` setting where the CLI names its flags. No `vscode` import (unit-tested).
+ */
+export const EDITOR_GATE_WORDING: GateWording = {
+  errorPrefix: '',
+  messageSource: 'in the Source Control input box',
+  emptyMessageRemedy: 'write it there first: the gate judges the staged diff against it',
+  messageOption: 'the Source Control input box',
+  claimOption: 'claims typed',
+  evidenceOption: 'setting jevPanel.gate.evidenceCommand',
+};
