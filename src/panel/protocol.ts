@@ -1,4 +1,4 @@
-import type { DecisionRecord } from '../ledger/record';
+import type { DecisionRecord, RecordKind } from '../ledger/record';
 
 /**
  * Messages between the extension host and the panel webviews (the activity-bar view and the decision
@@ -23,8 +23,10 @@ export interface FeedRow {
   /** Error code when the call failed. */
   error?: string;
   model?: string;
-  /** 'decision' or 'execution'. */
-  kind: 'decision' | 'execution';
+  /** 'decision', 'execution' or 'override'. */
+  kind: RecordKind;
+  /** Where the call came from (e.g. `commit hook, terminal`), when not the agent itself. */
+  source?: string;
 }
 
 /** Backend status line of the panel. */
@@ -117,5 +119,6 @@ export function feedRowOf(record: DecisionRecord): FeedRow {
     error: record.error?.code,
     model: typeof result.model === 'string' ? result.model : record.response?.model,
     kind: record.kind,
+    ...(record.source ? { source: record.source } : {}),
   };
 }
