@@ -1,10 +1,10 @@
-import type { DecisionRecord } from '../src/ledger/record';
+import type { DecisionRecord } from '../src/panel/protocol';
 import type { Floors } from '../src/tools/types';
 import { renderCandidates } from './candidates-view';
 import { codicon, h, type Child } from './dom';
 import { renderJudgment } from './judgment-view';
-import { fmtProb, fmtThresholds, outcomeLines } from './outcome-diff';
-import { explainReason } from './reason-codes';
+import { fmtProb, fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
+import { explainReason } from '../src/panel/reason-codes';
 import { WhatIfView } from './whatif-view';
 
 /**

@@ -1,7 +1,7 @@
-import type { DecisionRecord } from '../src/ledger/record';
+import type { DecisionRecord } from '../src/panel/protocol';
 import { SCREEN_REVIEW_AT } from '../src/policy/thresholds';
 import type { Floors } from '../src/tools/types';
-import type { Outcome } from './outcome-diff';
+import type { Outcome } from '../src/panel/outcome-diff';
 
 /**
  * What the main bundle knows about what-if without loading the tool code: which floors each tool
@@ -106,7 +106,7 @@ export function sameFloors(a: Floors, b: Floors): boolean {
 /** Global name under which the what-if chunk publishes its API. */
 export const WHAT_IF_GLOBAL = '__jevWhatIf';
 
-/** API of the what-if chunk (webview/whatif-engine.ts). */
+/** API of the what-if chunk (webview/whatif-entry.ts, over src/panel/whatif.ts). */
 export interface WhatIfApi {
   recompute(record: DecisionRecord, floors: Floors): Promise<Outcome & { replayed: number }>;
   supportsWhatIf(tool: string): boolean;

@@ -12,7 +12,7 @@ import type { PanelActions } from './panel-connection';
 import { chatModelKey } from './provider-choice';
 import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
 import { VIEW_ID } from './view-provider';
-import { editorWording } from './editor-wording';
+import { editorWording } from '../config/editor-wording';
 
 /** Name of the endpoint row in the servers list (the MCP server name). */
 const ENDPOINT_SERVER = 'jev-control-panel';

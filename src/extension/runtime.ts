@@ -39,7 +39,7 @@ import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
 import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
 import { EDITOR_AGENT, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
 import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
-import { editorWording } from './editor-wording';
+import { editorWording } from '../config/editor-wording';
 
 export { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 /** Judgment tool names: the default grants of `editor`. */

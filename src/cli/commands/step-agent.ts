@@ -10,7 +10,7 @@ import { interruptSignal, printOutcome } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { safeText } from '../safe-text';
 import { createRuntime, type Runtime } from '../runtime';
-import { splitRequestFile } from './step';
+import { splitRequestFile } from '../../request-files/read';
 
 /** Tools whose candidates the registry can prepare and whose accepted call it can execute. */
 const ROUTING_TOOLS = new Set(['jev_step', 'jev_tool_route']);

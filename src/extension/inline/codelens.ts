@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
 import type { InlineDecisions } from './decisions';
-import { headline, type Tone } from './explain';
+import { headline, type Tone } from '../../panel/explain';
 import { INLINE_COMMANDS } from './ids';
 
 

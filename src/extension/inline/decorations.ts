@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { InlineDecisions } from './decisions';
-import type { Tone } from './explain';
+import type { Tone } from '../../panel/explain';
 
 /** One applied decoration, as the host tests read it. */
 export interface AppliedMark {

@@ -7,9 +7,9 @@
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
 import type { DocView, InlineDecisions } from './decisions';
-import { explainResultPath, summaryMarkdown } from './explain';
+import { explainResultPath, summaryMarkdown } from '../../panel/explain';
 import { INLINE_COMMANDS } from './ids';
-import { pathAt, type JsonNode } from './json-locate';
+import { pathAt, type JsonNode } from '../../request-files/json-locate';
 
 /** Markdown command link `[label](command:id?args)`. */
 export function commandLink(label: string, command: string, args: unknown[]): string {

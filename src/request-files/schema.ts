@@ -1,16 +1,15 @@
 /**
- * The JSON schema of `*.jev.json` request files (DESIGN "Names"; issue 5 "Request files"): a jev tool's
+ * The JSON schema of `*.jev.json` request files: a jev tool's
  * input plus a `tool` field naming the tool (default `jev_step`, as `jevcp step` reads it). Built from each
  * tool's own input JSON schema, so the editor validates and completes exactly what the tool's parser
  * accepts. `scripts/build.mjs` writes it to `dist/request-schema.json`, which `contributes.jsonValidation`
- * points at. No `vscode` import.
+ * points at.
  */
-import type { ToolDefinition } from '../../tools/types';
+import type { ToolDefinition } from '../tools/types';
+import { DEFAULT_REQUEST_TOOL } from './read';
 
 /** File name of the emitted schema inside `dist/`. */
 export const REQUEST_SCHEMA_FILE = 'request-schema.json';
-/** Tool a request file without `tool` runs (same default as `jevcp step`). */
-export const DEFAULT_REQUEST_TOOL = 'jev_step';
 
 /** What the schema needs from a tool. */
 export type SchemaTool = Pick<ToolDefinition, 'name' | 'title' | 'description' | 'inputJsonSchema'>;

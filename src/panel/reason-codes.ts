@@ -2,7 +2,7 @@
  * One-line plain-language explanations of every reason code the jev tools report, and of the error
  * codes a failed call shows in its place. Sources: the coding-loop partner codes (jev_coding_loop,
  * jev_step), the tool-route set (jev_tool_route, jev_step, plus routing_blocked_dispatch), candidate
- * block reasons, the gate set (jev_gate), and the judgment error codes (jev-tools-spec §2.7, §8).
+ * block reasons, the gate set (jev_gate), and the judgment error codes (src/judgment/errors.ts).
  * A unit test checks this table against the code lists exported by src/policy and src/tools.
  */
 

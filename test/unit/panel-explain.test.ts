@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { coverageNote, escapeMarkdown, explainResultPath, headline, inputMarks, summaryMarkdown, versus } from '../../src/extension/inline/explain';
+import { coverageNote, escapeMarkdown, explainResultPath, headline, inputMarks, summaryMarkdown, versus } from '../../src/panel/explain';
 import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { MockProvider } from '../../src/providers/mock';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/runner';
 import { DEFAULT_FLOORS } from '../../src/tools/types';
-import { explainReason } from '../../webview/reason-codes';
+import { explainReason } from '../../src/panel/reason-codes';
 
 const root = join(__dirname, '..', '..');
 const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest' });

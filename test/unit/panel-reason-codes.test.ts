@@ -7,7 +7,7 @@ import { PARTNER_REASONS } from '../../src/policy/coding-loop';
 import { ROUTE_REASONS, STEP_REASONS } from '../../src/policy/routing';
 import { GATE_REASON_CODES } from '../../src/policy/verify';
 import { BLOCK_REASONS } from '../../src/tools/candidates';
-import { REASON_CODES, explainReason } from '../../webview/reason-codes';
+import { REASON_CODES, explainReason } from '../../src/panel/reason-codes';
 import { z as shim } from '../../webview/shims/zod';
 
 // A Record over the union makes tsc fail when an error code is added without being listed here.

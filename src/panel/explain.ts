@@ -1,15 +1,15 @@
 /**
- * What the inline surfaces say about one decision: the CodeLens headline (`execute_tool · auto · 0.93 ≥
- * 0.80`), the after-line marks on candidates and claims, and the Markdown of the hovers (handoff, reason
- * codes with their plain-language explanations, thresholds). Pure: no `vscode` import, no clock, so the
- * same text is unit-tested and shown for a request file and for a recorded decision alike.
- * Reason-code explanations come from the panel's table (webview/reason-codes.ts), so both surfaces agree.
+ * What the editor says about one decision: the headline (`execute_tool · auto · 0.93 ≥ 0.80`), the marks on
+ * candidates and claims, and the Markdown summary (handoff, reason codes with their plain-language
+ * explanations, thresholds). Pure (no clock), so the same text is unit-tested and shown for a request file,
+ * a recorded decision and the commit gate alike. Reason-code explanations come from reason-codes.ts, the
+ * table the webview shows too, so every surface agrees.
  */
-import type { Answer } from '../../judgment/types';
-import { fmtProb, fmtThresholds } from '../../../webview/outcome-diff';
-import { explainReason } from '../../../webview/reason-codes';
-import type { JsonPath } from './json-locate';
-import { editorWording } from '../editor-wording';
+import type { Answer } from '../judgment/types';
+import { fmtProb, fmtThresholds } from './outcome-diff';
+import { explainReason } from './reason-codes';
+import type { JsonPath } from '../request-files/json-locate';
+import { editorWording } from '../config/editor-wording';
 
 /** The part of a DecisionRecord the inline surfaces read. */
 export interface DecisionLike {
@@ -36,7 +36,7 @@ export interface InlineMark {
   hover: string;
 }
 
-/** Plain-language meaning of each handoff of jev_step / jev_coding_loop / jev_tool_route (seed "Partner handoff"). */
+/** Plain-language meaning of each handoff of jev_step / jev_coding_loop / jev_tool_route (the partner handoff values). */
 export const HANDOFF_TEXT: Readonly<Record<string, string>> = Object.freeze({
   execute_tool: 'Run the returned call exactly as prepared (only this call, with these arguments); no model turn is needed.',
   use_tools: 'Continue with the prepared calls or the host tools; no partner model is needed. A routing hint, not permission to run anything.',
@@ -47,7 +47,7 @@ export const HANDOFF_TEXT: Readonly<Record<string, string>> = Object.freeze({
   review: 'A person should inspect the decision and its reason codes before anything runs.',
 });
 
-/** Meaning of each action of the outcome lattice (jev-tools-spec §6). */
+/** Meaning of each action of the outcome lattice auto < review < escalate (src/policy/actions.ts). */
 export const ACTION_TEXT: Readonly<Record<string, string>> = Object.freeze({
   auto: 'auto — confident enough to proceed without a person.',
   review: 'review — a person should look before proceeding.',

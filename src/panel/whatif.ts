@@ -1,17 +1,17 @@
-import type { DecisionRecord } from '../src/ledger/record';
-import { ReplayProvider, replayRecord } from '../src/ledger/replay';
-import { JudgmentService } from '../src/tools/runner';
-import type { Floors, ToolDefinition } from '../src/tools/types';
-import { DEFAULT_FLOORS } from '../src/tools/types';
-import { jevStepTool } from '../src/tools/jev-step';
-import { jevCodingLoopTool } from '../src/tools/jev-coding-loop';
-import { jevToolRouteTool } from '../src/tools/jev-tool-route';
-import { jevReviewTool } from '../src/tools/jev-review';
-import { jevVerifyTool } from '../src/tools/jev-verify';
-import { jevGateTool } from '../src/tools/jev-gate';
-import { jevScreenTool } from '../src/tools/jev-screen';
-import { jevRankTool } from '../src/tools/jev-rank';
-import { jevEvaluateTool } from '../src/tools/jev-evaluate';
+import type { DecisionRecord } from '../ledger/record';
+import { ReplayProvider, replayRecord } from '../ledger/replay';
+import { JudgmentService } from '../tools/runner';
+import type { Floors, ToolDefinition } from '../tools/types';
+import { DEFAULT_FLOORS } from '../tools/types';
+import { jevStepTool } from '../tools/jev-step';
+import { jevCodingLoopTool } from '../tools/jev-coding-loop';
+import { jevToolRouteTool } from '../tools/jev-tool-route';
+import { jevReviewTool } from '../tools/jev-review';
+import { jevVerifyTool } from '../tools/jev-verify';
+import { jevGateTool } from '../tools/jev-gate';
+import { jevScreenTool } from '../tools/jev-screen';
+import { jevRankTool } from '../tools/jev-rank';
+import { jevEvaluateTool } from '../tools/jev-evaluate';
 import type { Outcome } from './outcome-diff';
 
 /**

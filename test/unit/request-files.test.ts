@@ -9,9 +9,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Ajv from 'ajv';
-import { locateJson, nodeAt, pathAt } from '../../src/extension/inline/json-locate';
-import { readRequestFile } from '../../src/extension/inline/request-file';
-import { requestFileSchema } from '../../src/extension/inline/request-schema';
+import { locateJson, nodeAt, pathAt } from '../../src/request-files/json-locate';
+import { readRequestFile } from '../../src/request-files/read';
+import { requestFileSchema } from '../../src/request-files/schema';
 import { ALL_TOOLS } from '../../src/tools';
 
 const root = join(__dirname, '..', '..');

@@ -1,6 +1,6 @@
 /**
  * Error texts in editor terms: the shared core names the CLI's environment variables ("check JEV_BASE_URL");
- * in the editor the same setting is a `jevPanel.*` setting or the Set API Key command. No `vscode` import.
+ * in the editor the same setting is a `jevPanel.*` setting or the Set API Key command.
  */
 
 /** CLI environment variable → what the editor user changes instead. */

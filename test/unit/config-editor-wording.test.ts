@@ -1,9 +1,9 @@
 /**
- * CLI variable names in error texts become editor settings/commands (src/extension/editor-wording.ts).
+ * CLI variable names in error texts become editor settings/commands (src/config/editor-wording.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { editorWording } from '../../src/extension/editor-wording';
+import { editorWording } from '../../src/config/editor-wording';
 
 describe('editorWording', () => {
   test('maps each CLI variable to its editor counterpart', () => {
