@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../panel/protocol';
 import type { JevRuntime } from './runtime';
-import { parseWebviewMessage } from './webview-messages';
+import { parseWebviewMessage } from '../panel/webview-messages';
 import { editorWording } from '../config/editor-wording';
 
 /** Actions a panel message may trigger that live outside the runtime (editor UI). */

@@ -136,6 +136,27 @@ export function readLedger(path: string): LedgerContents {
   return parseLedger(readFileSync(path, 'utf8'));
 }
 
+/** Records in the last `maxBytes` of a ledger file (the first, partial line of the window is dropped). */
+export function readLedgerTail(path: string, maxBytes: number): DecisionRecord[] {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    let text = buf.subarray(0, read).toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    return parseLedger(text).records;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Parses ledger text (see `readLedger`). */
 export function parseLedger(text: string): LedgerContents {
   const records: DecisionRecord[] = [];

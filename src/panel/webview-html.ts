@@ -1,7 +1,7 @@
 /**
- * The HTML shell both panel surfaces load (DESIGN "Control panel"; vscode-platform §3.2): one strict CSP
- * meta first in <head>, scripts only with the per-load nonce, styles and fonts only from the extension's own
- * webview origin, no remote content. No `vscode` import: the host passes the resolved URIs.
+ * The HTML shell both panel surfaces load: one strict CSP meta first in <head> (a webview runs whatever
+ * its document allows), scripts only with the per-load nonce, styles and fonts only from the extension's own
+ * webview origin, no remote content. The host passes the URIs already resolved for its webview.
  */
 import { randomBytes } from 'node:crypto';
 

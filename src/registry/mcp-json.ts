@@ -1,10 +1,11 @@
 /**
- * Import of VS Code's `.vscode/mcp.json` into `jevPanel.mcpServers` (issue #4 "Settings"). Pure, no
- * `vscode` import. mcp.json is JSON with comments and trailing commas; its `servers` entries are converted
- * to our server shape (registry/servers.ts) and checked with the same parser the registry uses. Entries we
+ * Import of VS Code's `.vscode/mcp.json` into `jevPanel.mcpServers`. mcp.json is JSON with comments and
+ * trailing commas; its `servers` entries are converted to our server shape (servers.ts) and checked with
+ * the same parser the registry uses. Entries we
  * cannot run as written are skipped with the reason (SSE transport, `${input:…}` prompts, unknown variables).
  */
-import { parseServerConfig, SERVER_NAME, type ServerConfig } from '../registry/servers';
+import { configError } from '../judgment/errors';
+import { parseServerConfig, SERVER_NAME, type ServerConfig } from './servers';
 
 /** Result of an import: servers to save and one line per skipped entry. */
 export interface McpJsonImport {
@@ -60,16 +61,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * Converts mcp.json text. `workspaceFolder` replaces `${workspaceFolder}`; `userHome` replaces `${userHome}`.
- * Throws Error naming the problem when the text is not JSON(C) or has no `servers` object.
+ * Throws JevError CONFIG_ERROR naming the problem when the text is not JSON(C) or has no `servers` object.
  */
 export function importMcpJson(text: string, vars: { workspaceFolder?: string; userHome?: string }): McpJsonImport {
   let doc: unknown;
   try {
     doc = JSON.parse(stripJsonc(text));
   } catch (err) {
-    throw new Error(`mcp.json is not valid JSON: ${(err as Error).message}`);
+    throw configError(`mcp.json is not valid JSON: ${(err as Error).message}`);
   }
-  if (!isObject(doc) || !isObject(doc.servers)) throw new Error('mcp.json has no "servers" object.');
+  if (!isObject(doc) || !isObject(doc.servers)) throw configError('mcp.json has no "servers" object.');
   const servers: Record<string, ServerConfig> = {};
   const skipped: string[] = [];
   for (const [name, raw] of Object.entries(doc.servers)) {

@@ -1,10 +1,10 @@
 /**
- * The extension's ledger sink: opens the JSONL ledger on the first record (activation writes nothing),
- * follows a changed path, and reports a failure once instead of on every record. No `vscode` import.
+ * The ledger sink of a long-running host (the extension): opens the JSONL ledger on the first record (activation writes nothing),
+ * follows a changed path, and reports a failure once instead of on every record.
  */
-import { JsonlLedger } from '../ledger/jsonl';
-import type { DecisionRecord } from '../ledger/record';
-import type { LedgerSink } from '../ledger/sink';
+import { JsonlLedger } from './jsonl';
+import type { DecisionRecord } from './record';
+import type { LedgerSink } from './sink';
 
 const NO_SECRETS: readonly string[] = [];
 

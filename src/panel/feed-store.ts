@@ -1,13 +1,13 @@
 /**
  * The panel's live decision feed: the newest rows (up to 10 000) and the newest full records (for the
- * detail view), with a fallback to the ledger file for older records. No `vscode` import.
+ * detail view), with a fallback to the ledger file for older records.
  */
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
-import { parseLedger, readLedger } from '../ledger/jsonl';
+import { existsSync } from 'node:fs';
+import { readLedger, readLedgerTail } from '../ledger/jsonl';
 import type { DecisionRecord } from '../ledger/record';
-import { feedRowOf, type FeedRow } from '../panel/protocol';
+import { feedRowOf, type FeedRow } from './protocol';
 
-/** Rows kept in the feed (issue #4: the panel renders 10 000 decisions). */
+/** Rows kept in the feed (the panel renders up to 10 000 decisions). */
 export const MAX_FEED_ROWS = 10_000;
 /** Full records kept in memory; older ones are read back from the ledger on request. */
 export const MAX_MEMORY_RECORDS = 500;
@@ -87,26 +87,5 @@ export class FeedStore {
   onAppend(listener: (rows: FeedRow[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-}
-
-/** Records in the last `maxBytes` of a ledger file (the first, partial line of the window is dropped). */
-export function readLedgerTail(path: string, maxBytes: number): DecisionRecord[] {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const start = Math.max(0, size - maxBytes);
-    const buf = Buffer.alloc(size - start);
-    let read = 0;
-    while (read < buf.length) {
-      const n = readSync(fd, buf, read, buf.length - read, start + read);
-      if (n === 0) break;
-      read += n;
-    }
-    let text = buf.subarray(0, read).toString('utf8');
-    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
-    return parseLedger(text).records;
-  } finally {
-    closeSync(fd);
   }
 }

@@ -1,9 +1,9 @@
 /**
  * Validation of messages from the panel webviews (`WebviewToHost` in src/panel/protocol.ts). Everything a
- * webview posts is untrusted: unknown types, extra fields, oversized strings are rejected. No `vscode` import.
+ * webview posts is untrusted: unknown types, extra fields, oversized strings are rejected.
  */
 import { z } from 'zod';
-import type { WebviewToHost } from '../panel/protocol';
+import type { WebviewToHost } from './protocol';
 
 const id = z.string().min(1).max(200);
 const name = z.string().min(1).max(200);
