@@ -9,7 +9,7 @@ import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import type { CoreHost } from './core-host';
 import type { DecisionPanels } from './decision-panel';
 import type { PanelActions } from './panel-connection';
-import { chatModelKey } from './provider-choice';
+import { chatModelKey } from '../providers/vscode-lm/model';
 import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
 import { VIEW_ID } from './view-provider';
 import { editorWording } from '../config/editor-wording';

@@ -19,7 +19,7 @@ import { decideGrant, type AgentManifest } from '../registry/manifest';
 import { refOf, type ResolvedTool, type ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/runner';
 import type { Floors } from '../tools/types';
-import { EDITOR_AGENT } from './settings';
+import { EDITOR_AGENT } from '../config/panel-settings';
 
 /** What the editor's MCP server reads at every request (so grant toggles apply at once). */
 export interface EditorToolsDeps {

@@ -30,15 +30,16 @@ import { JudgmentService } from '../tools/runner';
 import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createEditorServer, editorTools } from './editor-server';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
-import { BackendHealth } from './backend-health';
+import { BackendHealth } from '../providers/backend-health';
 import { FeedStore } from '../panel/feed-store';
 import { MAX_LOG_MARKS, renderServerLog, startHeader, type LogMark } from './server-log';
 import { toggleGrant } from './grants';
 import { LazyLedger } from '../ledger/lazy-ledger';
 import { LiveJudgmentService, MisconfiguredProvider } from './live-service';
-import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provider-choice';
-import { EDITOR_AGENT, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
-import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
+import { chooseProvider, choiceModelId, type ProviderChoice } from '../providers/choice';
+import type { ChatModelInfo } from '../providers/vscode-lm/model';
+import { EDITOR_AGENT, readPanelSettings, type PanelSettings, type SettingKey } from '../config/panel-settings';
+import { createVscodeLmProvider } from './vscode-lm-provider';
 import { editorWording } from '../config/editor-wording';
 
 export { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
@@ -254,7 +255,7 @@ export class JevRuntime implements vscode.Disposable {
         return new MockProvider();
       case 'vscode-lm': {
         const model = models.find((m) => m.id === choice.chatModel!.id && m.vendor === choice.chatModel!.vendor)!;
-        return new VscodeLmProvider(model, this.spendCap);
+        return createVscodeLmProvider(model, this.spendCap);
       }
       case 'systemone':
       case 'openai': {
@@ -435,14 +436,7 @@ export class JevRuntime implements vscode.Disposable {
         'Workspace not trusted: jevPanel settings from this workspace are ignored and only MCP servers from your user settings are started.',
       );
     }
-    const model =
-      choice.kind === 'mock'
-        ? `${settings.model}+mock`
-        : choice.kind === 'vscode-lm' && choice.chatModel
-          ? lmModelId(choice.chatModel)
-          : choice.kind === 'openai'
-            ? `openai:${settings.model}`
-            : settings.model;
+    const model = choiceModelId(choice, settings.model);
     return {
       provider: choice.kind,
       model,

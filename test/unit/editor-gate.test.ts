@@ -11,7 +11,7 @@ import { diffFiles, diffStat } from '../../src/extension/gate/diff-stat';
 import { buildGateRequest } from '../../src/extension/gate/gate-request';
 import { readGateSettings, type GateSettingKey } from '../../src/extension/gate/gate-settings';
 import { gateVerdict } from '../../src/extension/gate/verdict';
-import type { InspectedValue } from '../../src/extension/settings';
+import type { InspectedValue } from '../../src/config/panel-settings';
 import { JevError } from '../../src/judgment/errors';
 import { TRUNCATION_MARKER } from '../../src/judgment/budget';
 import { MockProvider } from '../../src/providers/mock';

@@ -62,6 +62,11 @@ export function requestHeaders(apiKey: string | undefined): Record<string, strin
   return headers;
 }
 
+/** The model id of this provider's answers for the configured `model`: `openai:<model>`. */
+export function openAiModelId(model: string): string {
+  return `openai:${model}`;
+}
+
 /**
  * Judgment provider over an OpenAI-compatible chat completions endpoint; model id `openai:<model>`,
  * marked uncalibrated (the probabilities are a local model's token probabilities).
@@ -158,7 +163,7 @@ export class OpenAiProvider implements JudgmentProvider {
       // fromEntries keeps every id an own property (even "__proto__").
       const answers = Object.fromEntries(entries.map(([id], i) => [id, answered[i]!])) as Record<string, Answer>;
       // Every question is its own request repeating the state: the context budget applies per request.
-      return { model: `openai:${model}`, usage, answers, [LARGEST_REQUEST_INPUT_TOKENS]: largestRequest };
+      return { model: openAiModelId(model), usage, answers, [LARGEST_REQUEST_INPUT_TOKENS]: largestRequest };
     } catch (err) {
       if (ctx.signal.aborted) throw new JevError('CANCELLED', 'The request was cancelled.');
       const reason: unknown = inner.signal.aborted ? inner.signal.reason : err;

@@ -1,17 +1,11 @@
 /**
- * Which judgment backend the extension uses (DESIGN "Providers and configuration", issue #4 "Provider auto").
- * Pure: the host passes what it knows (settings, whether a key is stored, the editor's chat models, the
- * model the user allowed). No `vscode` import.
+ * Which judgment backend the extension uses, and the model id its answers carry. Pure: the host passes what
+ * it knows (settings, whether a key is stored, the editor's chat models, the model the user allowed).
  */
-import type { PanelSettings } from './settings';
-
-/** An editor chat model as the choice sees it. */
-export interface ChatModelInfo {
-  vendor: string;
-  family: string;
-  id: string;
-  name: string;
-}
+import type { PanelSettings } from '../config/panel-settings';
+import { mockModelId } from './mock';
+import { openAiModelId } from './openai/provider';
+import { chatModelKey, lmModelId, matchesChatModel, type ChatModelInfo } from './vscode-lm/model';
 
 /** The chosen backend. `error` set → every judgment fails with CONFIG_ERROR carrying it (fail closed). */
 export interface ProviderChoice {
@@ -24,16 +18,6 @@ export interface ProviderChoice {
   warning?: string;
   /** The configured backend cannot work; judgments fail with CONFIG_ERROR and this text. */
   error?: string;
-}
-
-/** `vendor/family`, the key under which the user's permission is remembered and the ledger model id's tail. */
-export function chatModelKey(model: Pick<ChatModelInfo, 'vendor' | 'family'>): string {
-  return `${model.vendor}/${model.family}`;
-}
-
-/** Does `wanted` (`vendor/family`, `vendor/id`, a family or an id) name `model`? */
-export function matchesChatModel(model: ChatModelInfo, wanted: string): boolean {
-  return wanted === chatModelKey(model) || wanted === `${model.vendor}/${model.id}` || wanted === model.family || wanted === model.id;
 }
 
 const MOCK_WARNING = 'Mock judge in use: deterministic keyword heuristics, not a real judgment.';
@@ -50,7 +34,7 @@ const SET_BACKEND_HINT = 'Run "Jev: Set API Key", set jevPanel.baseUrl, or allow
  *   (naming the available chat model when there is one).
  */
 export function chooseProvider(input: {
-  settings: PanelSettings;
+  settings: Pick<PanelSettings, 'provider' | 'baseUrl' | 'chatModel'>;
   hasApiKey: boolean;
   chatModels: readonly ChatModelInfo[];
   /** `vendor/family` the user allowed with "Jev: Use Editor Chat Model", if any. */
@@ -93,5 +77,22 @@ export function chooseProvider(input: {
       }
       return { kind: 'mock', reason: 'no backend configured', warning: `${MOCK_WARNING} ${SET_BACKEND_HINT}` };
     }
+  }
+}
+
+/**
+ * The model id the answers of `choice` record for the configured System One `model`, from the provider that
+ * owns it: `<model>+mock`, `openai:<model>`, `vscode-lm:<vendor>/<family>`, or `model` itself (systemone).
+ */
+export function choiceModelId(choice: ProviderChoice, model: string): string {
+  switch (choice.kind) {
+    case 'mock':
+      return mockModelId(model);
+    case 'openai':
+      return openAiModelId(model);
+    case 'vscode-lm':
+      return choice.chatModel ? lmModelId(choice.chatModel) : model;
+    case 'systemone':
+      return model;
   }
 }

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import type { QuestionMap } from '../../src/judgment/types';
 import { validateResponse } from '../../src/judgment/validate';
-import { answerFrom, lmPrompt, parseDistribution, questionOptions } from '../../src/extension/lm-prompt';
+import { answerFrom, lmPrompt, parseDistribution, questionOptions } from '../../src/providers/vscode-lm/prompt';
 
 const Q: QuestionMap = {
   done: { type: 'noul', instructions: 'Is the task done?', criteria: { true: 'all tests pass', false: 'work remains' } },

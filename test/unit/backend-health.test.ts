@@ -1,9 +1,9 @@
 /**
- * Backend health from the last call outcomes (src/extension/backend-health.ts).
+ * Backend health from the last call outcomes (src/providers/backend-health.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { BackendHealth } from '../../src/extension/backend-health';
+import { BackendHealth } from '../../src/providers/backend-health';
 
 const failed = (code: string, message = 'boom') => ({ kind: 'decision' as const, error: { code, message, retryable: false } });
 const ok = { kind: 'decision' as const };

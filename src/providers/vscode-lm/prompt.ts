@@ -1,6 +1,6 @@
 /**
- * Prompt and reply handling of the `vscode-lm` provider (DESIGN "Providers": the editor's chat model asked
- * for a JSON distribution over the closed options). Pure, no `vscode` import: unit-testable.
+ * Prompt and reply handling of the `vscode-lm` provider (the editor's chat model asked for a JSON
+ * distribution over the closed options). Pure: unit-testable.
  *
  * One prompt per question. Options are labelled (`yes`/`no` for noul questions, `1`..`n` otherwise) so the
  * model never has to repeat long option keys. The reply is read defensively (code fences, a wrapper
@@ -8,10 +8,10 @@
  * into a System One answer — which `validateResponse` still checks like any provider's answer.
  * Anything that cannot be read as a distribution over the offered options is INVALID_RESPONSE: never a guess.
  */
-import { renderQuestionText, stateBlock } from '../providers/openai/prompt';
-import { invalidResponse } from '../judgment/errors';
-import type { Answer, Question } from '../judgment/types';
-import { choiceAnswer, noulAnswer, scoreAnswer } from '../providers/openai/answers';
+import { invalidResponse } from '../../judgment/errors';
+import type { Answer, Question } from '../../judgment/types';
+import { choiceAnswer, noulAnswer, scoreAnswer } from '../openai/answers';
+import { renderQuestionText, stateBlock } from '../openai/prompt';
 
 /** One offered option: the label the model sees and answers with, and the key or level it stands for. */
 export interface LmOption {

@@ -1,6 +1,6 @@
 /**
  * Health of the live judgment backend, from the outcomes of its last calls (a dead backend must not show a
- * green check just because its configuration looks valid). Pure: no `vscode` import.
+ * green check just because its configuration looks valid). Pure.
  */
 /** Error codes that mean the backend (provider, network, configuration) failed, not the caller's input. */
 export const BACKEND_FAILURE_CODES: ReadonlySet<string> = new Set(['API_ERROR', 'TIMEOUT', 'CONFIG_ERROR', 'INVALID_RESPONSE']);

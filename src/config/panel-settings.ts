@@ -1,9 +1,10 @@
 /**
- * The extension's settings (`jevPanel.*`), read and validated without touching `vscode` so the rules are
- * unit-testable. The host adapter passes `inspect` (VS Code's `WorkspaceConfiguration.inspect`).
+ * Validation of the extension's settings (`jevPanel.*`), the editor's mirror of the environment that
+ * config/env.ts reads. Host-independent so the rules are unit-testable: the editor passes `inspect`
+ * (VS Code's `WorkspaceConfiguration.inspect`, read in src/extension/settings.ts).
  *
- * Workspace Trust (DESIGN "Workspace Trust"): in an untrusted workspace every `jevPanel.*` value comes from
- * the user (global) scope only. A workspace could otherwise point the API key at its own base URL, lower the
+ * Workspace Trust: in an untrusted workspace every `jevPanel.*` value comes from the user (global) scope
+ * only. A workspace could otherwise point the API key at its own base URL, lower the
  * thresholds, switch the judge to the mock, or spawn servers.
  */
 import { normalizeBaseUrl } from '../providers/base-url';
