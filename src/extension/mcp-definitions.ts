@@ -26,7 +26,7 @@ export class JevMcpDefinitions implements vscode.McpServerDefinitionProvider<vsc
   async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
     const runtime = await this.core.get();
     const info: EndpointInfo = await runtime.ensureEndpoint();
-    return [new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, runtime.definitionVersion)];
+    return [new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, runtime.endpoint.definitionVersion)];
   }
 
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {

@@ -138,7 +138,7 @@ export class RequestRunner {
   }
 
   private permission(agent: string, tool: string): { allowed: boolean; reason: string } | undefined {
-    return this.core.loaded?.callPermission(agent, tool);
+    return this.core.loaded?.agents.permission(agent, tool);
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
- * Text of a server's stderr log as the editor shows it (a read-only `jev-server-log:` document): the kept
- * stderr lines with a header line before each start attempt, so restarts read apart. No `vscode` import.
+ * Text of an MCP server's stderr log as the editor shows it (a read-only `jev-server-log:` document): the
+ * kept stderr lines with a header line before each start attempt, so restarts read apart.
  */
 
 /** A header placed before absolute stderr line `at` (0 = the first line the connection ever wrote). */
@@ -36,4 +36,15 @@ export function renderServerLog(name: string, lines: readonly string[], dropped:
 /** Header of a start attempt: `--- 2026-01-01T00:00:00.000Z start (restart 2) ---`. */
 export function startHeader(time: number, restarts: number): string {
   return `--- ${new Date(time).toISOString()} start${restarts ? ` (restart ${restarts})` : ''} ---`;
+}
+
+/**
+ * Records a start attempt of a connection whose stderr ring has seen `at` lines so far (dropped + kept):
+ * appends its header to `marks` (in place; the oldest beyond MAX_LOG_MARKS are dropped). The same first
+ * start reported twice at the same line adds nothing.
+ */
+export function markStart(marks: LogMark[], at: number, time: number, restarts: number): void {
+  if (marks.length > 0 && marks.at(-1)!.at === at && restarts === 0) return;
+  marks.push({ at, header: startHeader(time, restarts) });
+  if (marks.length > MAX_LOG_MARKS) marks.splice(0, marks.length - MAX_LOG_MARKS);
 }

@@ -1,9 +1,9 @@
 /**
- * Read-only server log text with start-attempt headers (src/extension/server-log.ts).
+ * Read-only server log text with start-attempt headers (src/registry/server-log.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { renderServerLog, startHeader } from '../../src/extension/server-log';
+import { MAX_LOG_MARKS, markStart, renderServerLog, startHeader, type LogMark } from '../../src/registry/server-log';
 
 describe('renderServerLog', () => {
   test('puts each start header before the lines of that attempt', () => {
@@ -30,5 +30,21 @@ describe('renderServerLog', () => {
     assert.match(renderServerLog('s', [], 0, []), /\(no stderr output yet\)/);
     assert.equal(startHeader(0, 0), '--- 1970-01-01T00:00:00.000Z start ---');
     assert.equal(startHeader(0, 2), '--- 1970-01-01T00:00:00.000Z start (restart 2) ---');
+  });
+});
+
+describe('markStart', () => {
+  test('one header per start attempt; a first start reported twice at the same line counts once; old headers age out', () => {
+    const marks: LogMark[] = [];
+    markStart(marks, 0, 0, 0);
+    markStart(marks, 0, 0, 0);
+    markStart(marks, 0, 1_000, 1);
+    assert.deepEqual(marks.map((m) => [m.at, m.header]), [
+      [0, startHeader(0, 0)],
+      [0, startHeader(1_000, 1)],
+    ]);
+    for (let i = 1; i <= MAX_LOG_MARKS + 5; i++) markStart(marks, i, 0, i);
+    assert.equal(marks.length, MAX_LOG_MARKS);
+    assert.equal(marks.at(-1)!.at, MAX_LOG_MARKS + 5);
   });
 });

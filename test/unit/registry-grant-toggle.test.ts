@@ -1,10 +1,9 @@
 /**
- * The panel's grant toggle (src/extension/grants.ts) against the registry's real grant rule (decideGrant).
+ * The panel's grant toggle (toggleGrant in src/registry/manifest.ts) against the registry's real grant rule (decideGrant).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { toggleGrant, type DecideTool } from '../../src/extension/grants';
-import { decideGrant } from '../../src/registry/manifest';
+import { decideGrant, toggleGrant, type DecideTool } from '../../src/registry/manifest';
 
 const decideFor = (tool: string): DecideTool => (tools) => {
   const slash = tool.indexOf('/');

@@ -1,32 +1,34 @@
 /**
- * The MCP server one editor session talks to (issue #4 "In-host MCP endpoint"): the factory's server
- * (`createMcpServer`, agent `editor`) with its tools/list and tools/call answered here, so that
- * - only the tools granted to the `editor` manifest are listed or callable (judgment tools included);
- * - external tools granted to `editor` appear under namespaced names (`<server>__<tool>`), and every call
- *   goes through the ToolRegistry's capability check and is recorded (kind `execution`).
- * No `vscode` import.
+ * The gateway: the MCP server one client session of an agent talks to (the editor's agent through the
+ * in-host endpoint). It is the factory's server (`createMcpServer`) with tools/list and tools/call answered
+ * here, so that
+ * - only the tools granted to the agent's manifest are listed or callable (judgment tools included);
+ * - external tools granted to it appear under namespaced names (`<server>__<tool>`), and every call goes
+ *   through the ToolRegistry's capability check and is recorded (kind `execution`).
+ * The manifest, registry and floors are read at every request, so grant toggles apply at once.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { DecisionRecord } from '../ledger/record';
-import { RawArgumentsTap } from '../mcp/raw-arguments';
-import { toCallToolResult, unknownToolResult } from '../mcp/results';
-import { createMcpServer, toolListing } from '../mcp/server';
+import { RawArgumentsTap } from './raw-arguments';
+import { toCallToolResult, unknownToolResult } from './results';
+import { createMcpServer, toolListing } from './server';
 import { registryErrorDetails } from '../registry/errors';
 import { executionRecord } from '../registry/execute';
 import { decideGrant, type AgentManifest } from '../registry/manifest';
 import { refOf, type ResolvedTool, type ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/runner';
 import type { Floors } from '../tools/types';
-import { EDITOR_AGENT } from '../config/panel-settings';
 
-/** What the editor's MCP server reads at every request (so grant toggles apply at once). */
-export interface EditorToolsDeps {
+/** What the gateway reads at every request. */
+export interface GatewayDeps {
+  /** The agent every call runs as (`editor` for the editor's agent). */
+  agent: string;
   service: JudgmentService;
   /** The current registry (external servers), if any. */
   registry: () => ToolRegistry | undefined;
-  /** The current `editor` manifest. */
+  /** The agent's current manifest. */
   manifest: () => AgentManifest;
   floors: () => Floors;
   /** Records an external tool call (ledger + feed). */
@@ -35,8 +37,8 @@ export interface EditorToolsDeps {
   beforeList?: () => Promise<void>;
 }
 
-/** One tool as the editor sees it. */
-export interface EditorTool {
+/** One tool as the agent's client sees it. */
+export interface GatewayTool {
   /** Name advertised over MCP. */
   name: string;
   /** Judgment tool name, or the registry's qualified id (`server/tool`). */
@@ -52,10 +54,10 @@ export function namespacedName(server: string, tool: string): string {
   return `${server}__${tool}`.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MCP_NAME_MAX);
 }
 
-/** The tools `editor` may call now: granted judgment tools, then granted external tools. */
-export function editorTools(deps: Pick<EditorToolsDeps, 'service' | 'registry' | 'manifest'>): EditorTool[] {
+/** The tools the agent may call now: granted judgment tools, then granted external tools. */
+export function gatewayTools(deps: Pick<GatewayDeps, 'service' | 'registry' | 'manifest'>): GatewayTool[] {
   const manifest = deps.manifest();
-  const out: EditorTool[] = [];
+  const out: GatewayTool[] = [];
   const used = new Set<string>();
   for (const tool of deps.service.tools.values()) {
     if (!decideGrant(manifest, { id: tool.name, name: tool.name, bareOwner: true }).allowed) continue;
@@ -86,30 +88,40 @@ function externalListing(name: string, tool: ResolvedTool): Tool {
   };
 }
 
+/**
+ * Version of a tool set for MCP server definitions: `<packageVersion>+<hash of the tool names>`, so a client
+ * that caches a definition sees a change whenever the listed tools change.
+ */
+export function toolSetVersion(packageVersion: string, names: readonly string[]): string {
+  let h = 0;
+  for (const ch of names.join('\n')) h = (Math.imul(h, 31) + ch.charCodeAt(0)) | 0;
+  return `${packageVersion}+${(h >>> 0).toString(16)}`;
+}
+
 /** A session's MCP server plus the hook the endpoint calls once the transport is connected. */
-export interface EditorSession {
+export interface GatewaySession {
   server: Server;
   connected(transport: Transport): void;
 }
 
-/** Builds the MCP server of one editor session. */
-export function createEditorServer(deps: EditorToolsDeps): EditorSession {
-  const server = createMcpServer(deps.service, { agent: EDITOR_AGENT });
+/** Builds the MCP server of one client session. */
+export function createGatewaySession(deps: GatewayDeps): GatewaySession {
+  const server = createMcpServer(deps.service, { agent: deps.agent });
   const tap = new RawArgumentsTap();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await deps.beforeList?.();
-    return { tools: editorTools(deps).map((t) => t.listing) };
+    return { tools: gatewayTools(deps).map((t) => t.listing) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
-    const tool = editorTools(deps).find((t) => t.name === name);
+    const tool = gatewayTools(deps).find((t) => t.name === name);
     if (!tool) return deniedOrUnknown(deps, name);
     if (tool.kind === 'judgment') {
       const definition = deps.service.tools.get(tool.target)!;
-      const outcome = await deps.service.call(tool.target, args, { signal: extra.signal, agent: EDITOR_AGENT });
+      const outcome = await deps.service.call(tool.target, args, { signal: extra.signal, agent: deps.agent });
       return toCallToolResult(outcome, definition.family);
     }
     return callExternal(deps, tool, args, extra.signal);
@@ -120,15 +132,15 @@ export function createEditorServer(deps: EditorToolsDeps): EditorSession {
 }
 
 /** A judgment tool the manifest denies gets the deciding rule; anything else is unknown. */
-function deniedOrUnknown(deps: EditorToolsDeps, name: string): CallToolResult {
+function deniedOrUnknown(deps: GatewayDeps, name: string): CallToolResult {
   if (deps.service.tools.has(name)) {
     const decision = decideGrant(deps.manifest(), { id: name, name, bareOwner: true });
-    return { isError: true, content: [{ type: 'text', text: `Agent "${EDITOR_AGENT}" may not call ${name}: ${decision.reason}.` }] };
+    return { isError: true, content: [{ type: 'text', text: `Agent "${deps.agent}" may not call ${name}: ${decision.reason}.` }] };
   }
   return unknownToolResult(name);
 }
 
-async function callExternal(deps: EditorToolsDeps, tool: EditorTool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
   const registry = deps.registry();
   const started = Date.now();
   let outcome: { ok: true; result: Record<string, unknown> } | { ok: false; error: ReturnType<typeof registryErrorDetails> };
@@ -137,12 +149,12 @@ async function callExternal(deps: EditorToolsDeps, tool: EditorTool, args: unkno
     outcome = { ok: false, error: { code: 'INVALID_INPUT', message: `${tool.target}: arguments must be a JSON object.`, retryable: false } };
   } else {
     try {
-      outcome = { ok: true, result: await registry.call(EDITOR_AGENT, deps.manifest(), tool.target, args as Record<string, unknown>, { signal }) };
+      outcome = { ok: true, result: await registry.call(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal }) };
     } catch (err) {
       outcome = { ok: false, error: registryErrorDetails(err) };
     }
   }
-  const record = executionRecord({ agent: EDITOR_AGENT, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome });
+  const record = executionRecord({ agent: deps.agent, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome });
 
   deps.record(record);
   if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
