@@ -1,14 +1,15 @@
 /**
  * Agents and their grants in the editor: the manifests from `jevPanel.agents`, each known tool's effective
  * permission with the registry's why, the permission answer the inline "Execute" offer reads, and the
- * panel's grant toggle saved back to the settings. The grant rules themselves are src/registry/manifest.ts.
+ * panel's grant toggle saved back to `jevPanel.agents`. The grant rules themselves are
+ * src/registry/manifest.ts.
  */
+import * as vscode from 'vscode';
 import type { PanelSettings } from '../config/panel-settings';
 import { configError } from '../judgment/errors';
 import type { AgentView } from '../panel/protocol';
 import { callPermission, decideGrant, refOfName, toggleGrant, type AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
-import { saveAgents } from './settings';
 
 /** What the controller reads. */
 export interface AgentsDeps {
@@ -18,6 +19,7 @@ export interface AgentsDeps {
   refresh(reason: string): Promise<void>;
 }
 
+/** Agents and grants as the panel, the inline surfaces and the endpoint read them. */
 export class AgentsController {
   /** Tail of the grant-toggle queue (never rejects). */
   private toggling: Promise<void> = Promise.resolve();
@@ -84,4 +86,18 @@ export class AgentsController {
     await saveAgents(agents);
     await this.deps.refresh('grant toggled');
   }
+}
+
+/**
+ * Saves `jevPanel.agents` to the scope the manifests came from: the workspace when it defines them and is
+ * trusted, else the user settings.
+ */
+async function saveAgents(agents: readonly AgentManifest[]): Promise<void> {
+  const config = vscode.workspace.getConfiguration('jevPanel');
+  const inspected = config.inspect('agents');
+  const target =
+    vscode.workspace.isTrusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined)
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  await config.update('agents', agents, target);
 }

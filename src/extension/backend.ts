@@ -42,6 +42,7 @@ interface Current {
   service: JudgmentService;
 }
 
+/** The backend of this window; `apply` rebuilds it, `service` always calls the current one. */
 export class BackendController {
   /** The service every surface calls; it follows the configuration. */
   readonly service: LiveJudgmentService;

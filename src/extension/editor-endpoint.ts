@@ -33,6 +33,7 @@ export interface EditorEndpointDeps {
   definitionChanged(): void;
 }
 
+/** The endpoint listener and the tool set it serves to the editor's agent. */
 export class EditorEndpoint {
   private readonly http: McpHttpEndpoint;
   private version = '';

@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   } else {
     log.warn('this editor has no MCP server definition API; the judgment tools are not offered to its agent');
   }
-  // Request files, recorded decisions and the commit gate (issue 5).
+  // Request files, recorded decisions and the commit gate.
   const inline = registerInlineAndGate(context, core);
 
   const activationMs = performance.now() - started;

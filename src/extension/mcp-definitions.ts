@@ -1,5 +1,5 @@
 /**
- * Hands the in-host endpoint to the editor's agent (vscode-platform §1.2): one `McpHttpServerDefinition`
+ * Hands the in-host endpoint to the editor's agent: one `McpHttpServerDefinition`
  * (positional constructor: label, uri, headers, version) carrying the per-start bearer token. Providing it
  * starts the endpoint listener only (a loopback socket, no process: VS Code asks eagerly); resolving —
  * VS Code is about to connect — also starts the configured MCP servers, and re-reads port and token so a

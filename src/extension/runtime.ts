@@ -23,6 +23,7 @@ import { EditorEndpoint } from './editor-endpoint';
 import { ServerSupervisor } from './server-supervisor';
 import { readSettings } from './settings';
 
+/** Everything the extension runs after activation; built once by core-host.ts. */
 export class JevRuntime implements vscode.Disposable {
   readonly feed: FeedStore;
   readonly backend: BackendController;

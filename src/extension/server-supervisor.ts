@@ -30,6 +30,7 @@ export interface SupervisorDeps {
   toolsChanged(): void;
 }
 
+/** Owns the registry of configured MCP servers and their connections' lifecycle. */
 export class ServerSupervisor {
   /** Names of servers whose connections were started (the Workspace Trust tests read it). */
   readonly startedServers: string[] = [];

@@ -12,7 +12,7 @@ export interface JsonlLedgerOptions {
 }
 
 /**
- * Append-only JSONL decision ledger (DESIGN "ledger"): one compact JSON DecisionRecord per line, each
+ * Append-only JSONL decision ledger: one compact JSON DecisionRecord per line, each
  * line written with a single `write` on an O_APPEND descriptor, so concurrent writers never interleave
  * inside a line and a crash can only leave the LAST line half-written. File mode 0600 (the records hold
  * task text, diffs and evidence); the parent directory is created (0700) when missing.

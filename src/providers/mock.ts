@@ -1,5 +1,5 @@
 /**
- * Deterministic mock judge (jev-tools-spec §10): answers System One requests from keyword heuristics, with
+ * Deterministic mock judge: answers System One requests from keyword heuristics, with
  * no network, no clock and no randomness. The same request always yields byte-identical answers. It is
  * uncalibrated and meant for offline use, demos and tests; the UI shows it as a warning.
  */

@@ -106,10 +106,10 @@ function globSource(pattern: string, star: string, one: string): string {
   return out;
 }
 
-/** Parses one grant. Throws Error with the rule when invalid (see `grantProblem`). */
+/** Parses one grant. Throws JevError CONFIG_ERROR naming the grant and the rule when invalid (see `grantProblem`). */
 export function parseGrant(raw: string): Grant {
   const problem = grantProblem(raw);
-  if (problem) throw new Error(`grant ${JSON.stringify(raw)}: ${problem}`);
+  if (problem) throw configError(`grant ${JSON.stringify(raw)}: ${problem}`);
   const deny = raw.startsWith('!');
   const body = deny ? raw.slice(1) : raw;
   const { server: serverPattern, name } = parseToolId(body);

@@ -1,5 +1,5 @@
 /**
- * What the inline surfaces say about real decisions (issue 5 "Inline decisions"): the CodeLens headline,
+ * What the inline surfaces say about real decisions (src/panel/explain.ts): the CodeLens headline,
  * the marks on candidates (selected / blocked / eligible) and claims, and the hover explanations of
  * handoffs and reason codes with thresholds. Decisions are made by the real tools and the mock judge.
  */

@@ -200,7 +200,7 @@ describe('env gate (MCP_SERVERS)', () => {
     assert.throws(() => gate({ MCP_SERVERS: "python -c 'print(1::2)'" }), /segment 1 .*unclosed single quote.*"::" always separates servers, even inside quotes/);
   });
 
-  it('explains the oddities the seed accepted silently', () => {
+  it('explains the MCP_SERVERS / MCP_ORACLE oddities instead of accepting them silently', () => {
     assert.deepEqual(gate({ MCP_SERVERS: ' :: ', MCP_ORACLE: '1' }).warnings, ['MCP_SERVERS is set but names no server; no env servers are started and MCP_ORACLE is ignored']);
     assert.deepEqual(gate({ MCP_SERVERS: 'a', MCP_ORACLE: 'true' }).warnings, ['MCP_ORACLE is ignored because MCP_SERVERS is set']);
     assert.deepEqual(gate({ MCP_ORACLE: 'yes' }).warnings, ['MCP_ORACLE="yes" is not recognised (use 1 or true); the oracle server stays off']);

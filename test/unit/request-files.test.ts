@@ -1,5 +1,5 @@
 /**
- * Request files (issue 5 "Request files"): the located JSON parser the inline surfaces place marks with,
+ * Request files (src/request-files/): the located JSON parser the inline surfaces place marks with,
  * the `*.jev.json` JSON schema built from the tools' own input schemas (checked with Ajv against every
  * example and against bad files, the way the editor's JSON service validates them), and the request-file
  * reader (same rules as `jevcp step`).

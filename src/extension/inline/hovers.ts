@@ -1,8 +1,9 @@
 /**
- * Hovers of request files and decision documents (issue 5 "Inline decisions"): on a candidate or claim,
+ * Hovers of request files and decision documents: on a candidate or claim,
  * what the decision made of it; on the top of a request file (or a decision document's header), the
  * decision summary; inside a decision document's `result`, the handoff, action and each reason code
- * explained with the thresholds. Command links are trusted only for our own commands (vscode-platform.md §4).
+ * explained with the thresholds. Command links are trusted only for our own commands (a hover's Markdown
+ * could otherwise run any command).
  */
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';

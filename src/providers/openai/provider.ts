@@ -1,5 +1,5 @@
 /**
- * The `openai` provider (issue #6): System One-style judgments from any OpenAI-compatible
+ * The `openai` provider: System One-style judgments from any OpenAI-compatible
  * `/v1/chat/completions` endpoint that returns logprobs (llama.cpp server, vLLM, OpenAI, …).
  *
  * Each question becomes one (or, past 26 options, several) one-token completions; the answer is read
