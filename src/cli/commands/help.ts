@@ -32,8 +32,8 @@ Usage:
   jevcp help
 
 Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invalid input or configuration
-(no judgment backend included), 3 provider or operational failure (fail-closed). Output into a pipe that closes early (\`| head\`) is cut
-short quietly; the exit code is still the command's own.
+(no judgment backend included), 3 provider or operational failure (fail-closed). Output into a pipe that
+closes early (\`| head\`) is cut short quietly; the exit code is still the command's own.
 
 Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
 JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),

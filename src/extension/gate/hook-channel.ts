@@ -49,7 +49,7 @@ export class HookChannel implements vscode.Disposable {
       const { id, token } = newSessionSecrets();
       const deps: HookJudgeDeps = {
         service: this.runtime.service,
-        choice: () => this.runtime.choice,
+        choice: () => this.runtime.backend.choice,
         model: () => this.runtime.status().model,
         roots: () => this.roots(),
         editor: vscode.env.appName,
@@ -94,7 +94,7 @@ export class HookChannel implements vscode.Disposable {
   private publish(): Promise<void> {
     this.writing = this.writing.then(async () => {
       if (!this.session || !this.state || this.disposed) return;
-      const judge = judgeInfo({ choice: () => this.runtime.choice, model: () => this.runtime.status().model, editor: this.session.editor });
+      const judge = judgeInfo({ choice: () => this.runtime.backend.choice, model: () => this.runtime.status().model, editor: this.session.editor });
       this.session = { ...this.session, roots: this.roots(), judge: { provider: judge.provider, mock: judge.mock } };
       try {
         await writeSessionFile(this.state, this.session);

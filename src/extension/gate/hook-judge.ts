@@ -10,7 +10,7 @@ import { coversRepository } from '../../gate/channel/session-file';
 import { overrideRecord } from '../../gate/override';
 import type { DecisionRecord } from '../../ledger/record';
 import type { JudgmentService } from '../../tools/judgment-service';
-import type { ProviderChoice } from '../provider-choice';
+import type { ProviderChoice } from '../../providers/choice';
 
 /** Agent the hook's judgments run as. */
 export const HOOK_AGENT = 'hook';

@@ -62,7 +62,7 @@ async function hookLocation(arg: unknown): Promise<{ repoDir: string; gitPath?: 
  * to undefined when the user dismissed the question or the chosen setup did not give a real judge.
  */
 async function backendDecision(runtime: JevRuntime, prompts: InstallPrompts): Promise<{ allowMock: boolean } | undefined> {
-  if (runtime.choice.kind !== 'mock') return { allowMock: false };
+  if (runtime.backend.choice.kind !== 'mock') return { allowMock: false };
   const choice = prompts.chooseInstall
     ? await prompts.chooseInstall(NO_BACKEND_MESSAGE, NO_BACKEND_CHOICES)
     : ((await vscode.window.showWarningMessage(NO_BACKEND_MESSAGE, { modal: true }, ...NO_BACKEND_CHOICES)) as InstallChoice | undefined);
@@ -70,7 +70,7 @@ async function backendDecision(runtime: JevRuntime, prompts: InstallPrompts): Pr
   if (choice === 'Install Anyway') return { allowMock: true };
   await vscode.commands.executeCommand(choice === 'Set API Key' ? 'jevPanel.setApiKey' : 'jevPanel.useChatModel');
   await runtime.refresh('backend chosen for the commit hook');
-  if (runtime.choice.kind !== 'mock') return { allowMock: false };
+  if (runtime.backend.choice.kind !== 'mock') return { allowMock: false };
   void vscode.window.showWarningMessage('Jev: there is still no judgment backend, so the commit hook was not installed.');
   return undefined;
 }

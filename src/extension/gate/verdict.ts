@@ -8,8 +8,8 @@
 import type { JevError } from '../../judgment/errors';
 import { failOpenApplies } from '../../gate/fail-open';
 import { summarizeGate } from '../../gate/verdict-line';
-import { coverageNote } from '../inline/explain';
-import { editorWording } from '../editor-wording';
+import { coverageNote } from '../../panel/explain';
+import { editorWording } from '../../config/editor-wording';
 
 /** Buttons of the verdict notification. */
 export type GateChoice = 'Commit' | 'Commit Anyway' | 'Override…' | 'Open Details';

@@ -31,7 +31,7 @@ export interface InlineAndGate extends vscode.Disposable {
   gate: CommitGate;
   /** The channel through which commit hooks judge with this editor (started once the runtime loads). */
   channel: () => HookChannel | undefined;
-  /** Command id → handler, for every command of issue 5. */
+  /** Command id → handler, for every inline and gate command. */
   commands: Record<string, (...args: unknown[]) => unknown>;
 }
 

@@ -5,7 +5,7 @@
  * (panel feed) and shown short, "Commit" commits only when the verdict is auto, "Commit Anyway" only for
  * review (recorded as an override), nothing is committed when the staged change moved after the gate, a
  * judge failure fails closed (fail-open offers Commit Anyway), a huge diff is judged partly and never auto,
- * and the hook commands install (the launcher only) and restore. The hook itself: 08-gate-hook.test.ts.
+ * and the hook commands install (the launcher only) and restore. The hook itself: 09-gate-hook.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
