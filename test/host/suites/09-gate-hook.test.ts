@@ -3,8 +3,8 @@
  * repositories opened in VS Code's Git extension, judged by a fake System One server:
  * - a commit from a terminal (a child `git commit` without VS Code's variables and without any JEV_*
  *   backend) is judged by this editor through the hook channel and shows in the feed with its source;
- * - "Gate Staged Changes" then "Commit" (auto), or "Commit Anyway" (review), judges once: the hook honours
- *   the approval instead of asking the judge again;
+ * - "Gate Staged Changes" then "Commit" (auto), "Commit Anyway" (review) or "Override…" with a reason
+ *   (escalate) judges once: the hook honours the approval instead of asking the judge again;
  * - "Install Commit Hook" with only the mock judge offers Set API Key, Use Editor Chat Model and Install
  *   Anyway, installs nothing when dismissed, and installs an advisory-only hook on "Install Anyway".
  */
@@ -100,6 +100,31 @@ describe('commit hook with the editor running', function () {
     assert.equal(commits(dir), count + 1);
     assert.equal(fake.count(), before + 1, 'the review verdict was not asked for again by the hook');
     assert.ok(api.feed().some((f) => f.kind === 'override' && api.getRecord(f.id)?.decision_id === run.verdict!.recordId));
+    fake.setAnswerer((req) => approve(req));
+  });
+
+  it('Override… after escalate needs a reason; it is recorded as an override and the hook honours it (one judgment)', async () => {
+    fake.setAnswerer((req) => approve(req, () => choice('contradicted', 0.95, dist('contradicted', 0.95))));
+    writeFileSync(join(dir, 'math.js'), 'export const add = (a, b) => a + b;\nexport const sub = (a, b) => b - a;\n');
+    git(dir, 'add', 'math.js');
+    await setMessage(repo, 'Flip sub\n\n- sub subtracts b from a\n');
+    const count = commits(dir);
+    api.inline.setGateHooks({ choose: () => 'Override…', askOverrideReason: () => undefined });
+    const dismissed = (await vscode.commands.executeCommand('jevPanel.gateStagedChanges', { rootUri: vscode.Uri.file(dir) })) as GateRun;
+    assert.equal(dismissed.verdict?.action, 'escalate');
+    assert.equal(dismissed.committed, false);
+    assert.equal(commits(dir), count, 'no reason, no override');
+
+    const before = fake.count();
+    api.inline.setGateHooks({ choose: () => 'Override…', askOverrideReason: () => 'the test itself is wrong, fixed next' });
+    const run = (await vscode.commands.executeCommand('jevPanel.gateStagedChanges', { rootUri: vscode.Uri.file(dir) })) as GateRun;
+    assert.equal(run.committed, true, run.note);
+    assert.equal(commits(dir), count + 1);
+    assert.equal(fake.count(), before + 1, 'the hook did not judge again');
+    const override = api.feed().find((f) => f.kind === 'override' && api.getRecord(f.id)?.decision_id === run.verdict!.recordId)!;
+    assert.ok(override, 'recorded as an override');
+    assert.deepEqual(api.getRecord(override.id)!.result, { action: 'override', overridden_action: 'escalate', reason: 'the test itself is wrong, fixed next' });
+    assert.equal((api.getRecord(run.verdict!.recordId!)!.result as { action: string }).action, 'escalate', 'the decision keeps its verdict');
     fake.setAnswerer((req) => approve(req));
   });
 
