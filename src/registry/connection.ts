@@ -420,10 +420,10 @@ export class McpConnection {
     return signInAgain(withOAuth(this.name, this.oauth), interaction, this.options.oauth, () => this.restart());
   }
 
-  /** Forgets the server's stored OAuth records and restarts (→ `auth: 'required'`). Throws Error without OAuth. */
+  /** Forgets the server's stored OAuth records; a started connection restarts (→ `auth: 'required'`). Throws Error without OAuth. */
   async signOut(): Promise<ConnectionStatus> {
     await withOAuth(this.name, this.oauth).signOut();
-    return this.restart();
+    return this.everStarted ? this.restart() : this.status;
   }
 
   /** Closes the connection for good: cancels restarts and ends every session, killing its child. */
