@@ -102,7 +102,7 @@ export async function startLoopbackRedirect(options: { port?: number; preferredP
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`the browser sign-in did not finish within ${Math.round(timeoutMs / 1000)} s`));
+          reject(new Error(`the browser sign-in did not finish within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`));
         }, timeoutMs);
         const onAbort = () => {
           done();
