@@ -13,6 +13,7 @@ import { chatModelKey } from './provider-choice';
 import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
 import { VIEW_ID } from './view-provider';
 import { editorWording } from './editor-wording';
+import { registerSignInCommands } from './mcp-client/sign-in-commands';
 
 /** Name of the endpoint row in the servers list (the MCP server name). */
 const ENDPOINT_SERVER = 'jev-control-panel';
@@ -44,6 +45,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
     ...registerServerLogs(core),
+    ...registerSignInCommands(core),
     reg('jevPanel.openPanel', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`)),
     reg('jevPanel.openDecision', async (id?: unknown) => {
       let target = typeof id === 'string' ? id : undefined;

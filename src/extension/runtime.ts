@@ -40,6 +40,9 @@ import { chooseProvider, type ChatModelInfo, type ProviderChoice } from './provi
 import { EDITOR_AGENT, readPanelSettings, type PanelSettings, type SettingKey } from './settings';
 import { VscodeLmProvider, lmModelId } from './vscode-lm-provider';
 import { editorWording } from './editor-wording';
+import { editorMcpClient } from './mcp-client/options';
+import type { ConnectionStatus } from '../registry/connection';
+import type { SignInInteraction } from '../registry/oauth/sign-in';
 
 export { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 /** Judgment tool names: the default grants of `editor`. */
@@ -87,6 +90,10 @@ export class JevRuntime implements vscode.Disposable {
   /** What the backend health was observed against (provider, model, URL, key); a change forgets it. */
   private backendKey = '';
   private readonly disposables: vscode.Disposable[] = [];
+  /** OAuth, elicitation and roots of the registry's MCP client. */
+  private readonly mcpClient: ReturnType<typeof editorMcpClient>;
+  /** Servers already told to need a sign-in (one notification each). */
+  private readonly signInNoticed = new Set<string>();
   /** Resolves after the first refresh (settings, key, provider). */
   readonly ready: Promise<void>;
 
@@ -94,6 +101,8 @@ export class JevRuntime implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
   ) {
+    this.mcpClient = editorMcpClient(context);
+    this.disposables.push(this.mcpClient);
     this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m), () => this.secrets);
     this.feed = new FeedStore({ ledgerPath: () => this.ledgerPath() });
     const settings = this.readSettings();
@@ -288,7 +297,7 @@ export class JevRuntime implements vscode.Disposable {
     const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
     const registry = new ToolRegistry({
       servers: settings.servers.map((s) => ({ name: s.name, config: s.config, source: 'config' as const })),
-      connection: { cwd: folder ?? homedir(), clientInfo: { name: 'jev-control-panel', version: String(this.context.extension.packageJSON.version ?? '0') } },
+      connection: { cwd: folder ?? homedir(), clientInfo: { name: 'jev-control-panel', version: String(this.context.extension.packageJSON.version ?? '0') }, ...this.mcpClient.options },
       onEvent: (event) => this.onRegistryEvent(event),
     });
     registerJudgmentTools(registry, this.service);
@@ -301,6 +310,10 @@ export class JevRuntime implements vscode.Disposable {
     switch (event.type) {
       case 'server.status':
         if (event.status.state === 'starting') this.markStart(event.server, event.time, event.status.restarts);
+        if (event.status.auth === 'required' && !this.signInNoticed.has(event.server)) {
+          this.signInNoticed.add(event.server);
+          void vscode.window.showWarningMessage(`Jev: MCP server "${event.server}" needs you to sign in.`, 'Sign In').then((c) => c && vscode.commands.executeCommand('jevPanel.signInServer', event.server));
+        }
         this.log.info(`MCP server ${event.server}: ${event.status.state}${event.status.reason ? ` (${event.status.reason})` : ''}`);
         this.serversEmitter.fire();
         break;
@@ -396,6 +409,35 @@ export class JevRuntime implements vscode.Disposable {
     this.started.add(connection);
     if (!this.startedServers.includes(name)) this.startedServers.push(name);
     await connection.restart();
+    this.serversEmitter.fire();
+  }
+
+  /** Names of the configured servers that sign in with OAuth. */
+  oauthServers(): string[] {
+    return (this.registry?.servers ?? []).filter((c) => c.usesOAuth).map((c) => c.name);
+  }
+
+  /** Signs in to server `name` (browser step through `interaction`). Throws Error for an unknown name or a server without OAuth. */
+  async signInServer(name: string, interaction: SignInInteraction): Promise<ConnectionStatus> {
+    const connection = this.registry?.server(name);
+    if (!connection) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+    this.started.add(connection);
+    if (!this.startedServers.includes(name)) this.startedServers.push(name);
+    this.signInNoticed.add(name); // the user is signing in: no "needs sign-in" notice for this attempt
+    try {
+      return await connection.signIn(interaction);
+    } finally {
+      this.signInNoticed.delete(name);
+      this.serversEmitter.fire();
+    }
+  }
+
+  /** Forgets server `name`'s OAuth tokens and client. Throws Error for an unknown name or a server without OAuth. */
+  async signOutServer(name: string): Promise<void> {
+    const connection = this.registry?.server(name);
+    if (!connection) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+    this.signInNoticed.add(name); // signing out on purpose: the "needs sign-in" state is expected
+    await connection.signOut();
     this.serversEmitter.fire();
   }
 
@@ -510,6 +552,7 @@ export class JevRuntime implements vscode.Disposable {
         status: s.status.state === 'closed' || !started(s.name) ? 'stopped' : s.status.state,
         ...(!started(s.name) ? { reason: 'not started yet: servers start when the editor connects, or with Restart' } : s.status.reason ? { reason: s.status.reason } : {}),
         tools: s.tools,
+        ...(s.status.auth && started(s.name) ? { auth: s.status.auth } : {}),
       });
     }
     return rows;

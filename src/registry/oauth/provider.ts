@@ -170,7 +170,7 @@ export class JevOAuthProvider implements OAuthClientProvider {
     if (!this.flow || this.flow.url) return; // a browser step is already open: every waiter shares it
     const state = url.searchParams.get('state') ?? '';
     this.flow.url = url;
-    this.flow.code = this.loopback.waitForCode(state, interaction.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS);
+    this.flow.code = this.loopback.waitForCode(state, interaction.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS, interaction.signal);
     this.flow.code.catch(() => undefined); // observed by completeSignIn
     await interaction.openAuthorizationUrl(url, this.server);
   }

@@ -13,6 +13,8 @@ export interface SignInInteraction {
   externalRedirectUrl?(loopbackUrl: string): Promise<string>;
   /** How long to wait for the browser step, ms (default 300 000). */
   timeoutMs?: number;
+  /** Aborting it gives up waiting for the browser step (the user cancelled). */
+  signal?: AbortSignal;
 }
 
 /** What every OAuth-capable connection of a host shares. */
