@@ -104,7 +104,7 @@ if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
 }
 await Promise.all(jobs);
 // The JSON schema of *.jev.json request files (package.json contributes.jsonValidation), from the tools' schemas.
-if (existsSync(join(root, 'src/extension/inline/request-schema.ts'))) {
+if (existsSync(join(root, 'src/request-files/schema.ts'))) {
   await (await import('./emit-request-schema.mjs')).emitRequestSchema(root, out);
 }
 chmodSync(join(out, 'cli.js'), 0o755);

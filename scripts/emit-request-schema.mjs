@@ -1,6 +1,6 @@
 // Writes <out>/request-schema.json: the JSON schema of *.jev.json request files (package.json
 // contributes.jsonValidation), generated from the tools' own input schemas by
-// src/extension/inline/request-schema.ts. Called by scripts/build.mjs.
+// src/request-files/schema.ts. Called by scripts/build.mjs.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 export async function emitRequestSchema(root, out) {
   const contents = [
     "import { ALL_TOOLS } from './src/tools';",
-    "import { REQUEST_SCHEMA_FILE, requestFileSchema } from './src/extension/inline/request-schema';",
+    "import { REQUEST_SCHEMA_FILE, requestFileSchema } from './src/request-files/schema';",
     'export const file = REQUEST_SCHEMA_FILE;',
     'export const text = JSON.stringify(requestFileSchema(ALL_TOOLS), null, 2);',
   ].join('\n');

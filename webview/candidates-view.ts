@@ -1,7 +1,7 @@
-import type { DecisionRecord } from '../src/ledger/record';
+import type { DecisionRecord } from '../src/panel/protocol';
 import { h } from './dom';
-import { fmtProb } from './outcome-diff';
-import { explainReason } from './reason-codes';
+import { fmtProb } from '../src/panel/outcome-diff';
+import { explainReason } from '../src/panel/reason-codes';
 
 /**
  * The candidate table of jev_step / jev_tool_route: every prepared call with its effect, whether it

@@ -1,10 +1,10 @@
-import type { DecisionRecord } from '../src/ledger/record';
+import type { DecisionRecord } from '../src/panel/protocol';
 import type { Floors } from '../src/policy/thresholds';
 import { renderCandidates } from './candidates-view';
 import { codicon, h, type Child } from './dom';
 import { renderJudgment } from './judgment-view';
-import { fmtProb, fmtThresholds, outcomeLines } from './outcome-diff';
-import { explainReason } from './reason-codes';
+import { fmtProb, fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
+import { explainReason } from '../src/panel/reason-codes';
 import { WhatIfView } from './whatif-view';
 
 /**
@@ -29,7 +29,7 @@ export interface DetailOptions {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Legend of the effective dispatch_at (jev-tools-spec §6, src/policy/thresholds.ts dispatchFloor). */
+/** Legend of the effective dispatch_at (src/policy/thresholds.ts dispatchFloor). */
 export const DISPATCH_AT_NOTE = 'dispatch_at: floor for dispatching a call: max(0.8, auto_accept).';
 
 /** Largest JSON text shown inline, UTF-16 units; the ledger keeps the whole record. */

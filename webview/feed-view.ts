@@ -1,7 +1,7 @@
 import type { FeedRow } from '../src/panel/protocol';
 import { h, replaceChildren } from './dom';
 import { distinctValues, filterFeed, rowActionClass, scrollToReveal, virtualWindow, type FeedFilters, type FeedStore } from './feed-model';
-import { explainReason } from './reason-codes';
+import { explainReason } from '../src/panel/reason-codes';
 
 /**
  * The live decision feed: filter bar plus a virtualized list. Only the rows in view (plus a few

@@ -1,7 +1,6 @@
-import type { Answer, Question, QuestionMap } from '../src/judgment/types';
-import type { RecordedExchange } from '../src/ledger/record';
+import type { Answer, Question, QuestionMap, RecordedExchange } from '../src/panel/protocol';
 import { h } from './dom';
-import { fmtProb } from './outcome-diff';
+import { fmtProb } from '../src/panel/outcome-diff';
 
 /**
  * Probability bars for every question of every recorded request: noul → P(true); choice → every option

@@ -1,5 +1,4 @@
-import type { DecisionRecord } from '../src/ledger/record';
-import type { AgentView, BackendStatus, HostToWebview, ServerView, WebviewToHost } from '../src/panel/protocol';
+import type { AgentView, BackendStatus, DecisionRecord, HostToWebview, ServerView, WebviewToHost } from '../src/panel/protocol';
 import type { Floors } from '../src/policy/thresholds';
 import { renderAgents } from './agents-view';
 import './components';

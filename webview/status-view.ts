@@ -1,6 +1,6 @@
 import type { BackendStatus, WebviewToHost } from '../src/panel/protocol';
 import { codicon, h } from './dom';
-import { fmtThresholds } from './outcome-diff';
+import { fmtThresholds } from '../src/panel/outcome-diff';
 
 /**
  * Backend status: provider, model, why it was chosen, health (the mock-judge warning as a banner that

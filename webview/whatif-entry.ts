@@ -1,4 +1,4 @@
-import { recompute, supportsWhatIf } from './whatif-engine';
+import { recompute, supportsWhatIf } from '../src/panel/whatif';
 import { WHAT_IF_GLOBAL, type WhatIfApi } from './whatif-model';
 
 /**

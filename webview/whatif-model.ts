@@ -1,6 +1,6 @@
-import type { DecisionRecord } from '../src/ledger/record';
+import type { DecisionRecord } from '../src/panel/protocol';
 import { SCREEN_REVIEW_AT, type Floors } from '../src/policy/thresholds';
-import type { Outcome } from './outcome-diff';
+import type { Outcome } from '../src/panel/outcome-diff';
 
 /**
  * What the main bundle knows about what-if without loading the tool code: which floors each tool
@@ -10,7 +10,7 @@ import type { Outcome } from './outcome-diff';
 export type FloorKey = keyof Floors;
 export const FLOOR_KEYS: readonly FloorKey[] = ['auto_accept', 'review_at', 'block_at'];
 
-/** Environment floors each jev tool reads (jev-tools-spec §8); tools not listed read none. */
+/** Environment floors each jev tool reads (its decide in src/tools/); tools not listed read none. */
 export const FLOORS_USED: Readonly<Record<string, readonly FloorKey[]>> = Object.freeze({
   jev_step: ['auto_accept', 'review_at'],
   jev_coding_loop: ['auto_accept', 'review_at'],
@@ -61,7 +61,7 @@ export interface SliderLimits {
 
 /**
  * Slider values after floor `moved` was set to `floors[moved]`, adjusted so the recomputation never hits
- * a threshold-order error (jev-tools-spec §6: 0 <= review_at <= auto_accept <= 1; jev_screen: review_at
+ * a threshold-order error (0 <= review_at <= auto_accept <= 1; jev_screen: review_at
  * <= block_at): moving auto_accept below review_at pushes review_at down with it; moving review_at above
  * auto_accept pushes auto_accept up; auto_accept and block_at never go below `limits`. Rounded to the step.
  */
@@ -105,7 +105,7 @@ export function sameFloors(a: Floors, b: Floors): boolean {
 /** Global name under which the what-if chunk publishes its API. */
 export const WHAT_IF_GLOBAL = '__jevWhatIf';
 
-/** API of the what-if chunk (webview/whatif-engine.ts). */
+/** API of the what-if chunk (webview/whatif-entry.ts, over src/panel/whatif.ts). */
 export interface WhatIfApi {
   recompute(record: DecisionRecord, floors: Floors): Promise<Outcome & { replayed: number }>;
   supportsWhatIf(tool: string): boolean;

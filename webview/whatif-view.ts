@@ -1,8 +1,8 @@
-import type { DecisionRecord } from '../src/ledger/record';
+import type { DecisionRecord } from '../src/panel/protocol';
 import type { Floors } from '../src/policy/thresholds';
 import { h, replaceChildren } from './dom';
-import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from './outcome-diff';
-import { explainReason } from './reason-codes';
+import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from '../src/panel/outcome-diff';
+import { explainReason } from '../src/panel/reason-codes';
 import { loadWhatIf } from './whatif-loader';
 import { FLOOR_KEYS, FLOORS_USED, SLIDER_STEP, constrainFloors, sliderLimits, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
 

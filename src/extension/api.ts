@@ -8,7 +8,7 @@ import type { BackendStatus, FeedRow, PanelSnapshot } from '../panel/protocol';
 import type { CallOutcome } from '../tools/judgment-service';
 import type { EndpointInfo } from '../mcp/http-endpoint';
 import type { InlineGateApi } from './inline/register';
-import type { PanelSettings } from './settings';
+import type { PanelSettings } from '../config/panel-settings';
 
 export interface JevPanelApi {
   readonly version: string;

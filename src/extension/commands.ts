@@ -4,19 +4,18 @@
  */
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
+import { invalidInput } from '../judgment/errors';
 import type { DecisionRecord } from '../ledger/record';
+import { SERVER_NAME } from '../mcp/identity';
 import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import type { CoreHost } from './core-host';
 import type { DecisionPanels } from './decision-panel';
 import type { PanelActions } from './panel-connection';
-import { chatModelKey } from './provider-choice';
-import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from './sample-step';
+import { chatModelKey } from '../providers/vscode-lm/model';
+import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from '../tools/sample-step';
 import { VIEW_ID } from './view-provider';
-import { editorWording } from './editor-wording';
+import { editorWording } from '../config/editor-wording';
 import { registerSignInCommands } from './mcp-client/sign-in-commands';
-
-/** Name of the endpoint row in the servers list (the MCP server name). */
-const ENDPOINT_SERVER = 'jev-control-panel';
 
 /** What the commands need. Heavy parts (the runtime, mcp.json parsing) load on first use. */
 export interface CommandDeps {
@@ -91,7 +90,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const runtime = await core.get();
       let target = typeof name === 'string' ? name : undefined;
       if (!target) {
-        target = (await vscode.window.showQuickPick(runtime.servers().map((s) => ({ label: s.name, description: s.status }))))?.label;
+        target = (await vscode.window.showQuickPick(runtime.serverRows().map((s) => ({ label: s.name, description: s.status }))))?.label;
       }
       if (target) await runtime.restartServer(target);
     }),
@@ -163,7 +162,7 @@ class ServerLogDocuments implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const name = uri.path.replace(/^\//, '').replace(/\.log$/, '');
-    const text = (await this.core.get()).serverLogText(name);
+    const text = (await this.core.get()).servers.logText(name);
     return text ?? `# No MCP server named ${JSON.stringify(name)} is configured.\n`;
   }
 
@@ -182,11 +181,11 @@ function registerServerLogs(core: CoreHost): vscode.Disposable[] {
 
 async function openServerLog(deps: CommandDeps, name: string): Promise<void> {
   const runtime = await deps.core.get();
-  if (name === ENDPOINT_SERVER) {
+  if (name === SERVER_NAME) {
     runtime.log.show(true);
     return;
   }
-  if (runtime.serverLogText(name) === undefined) throw new Error(`No MCP server named ${JSON.stringify(name)} is configured.`);
+  if (runtime.servers.logText(name) === undefined) throw invalidInput(`No MCP server named ${JSON.stringify(name)} is configured.`);
   const uri = ServerLogDocuments.uriOf(name);
   serverLogs?.changed(uri);
   let doc = await vscode.workspace.openTextDocument(uri);

@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   } else {
     log.warn('this editor has no MCP server definition API; the judgment tools are not offered to its agent');
   }
-  // Request files, recorded decisions and the commit gate (issue 5).
+  // Request files, recorded decisions and the commit gate.
   const inline = registerInlineAndGate(context, core);
 
   const activationMs = performance.now() - started;
@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
     settings: () => core.required().settings,
     mcp: definitions,
     endpoint: () => core.loaded?.endpoint.info,
-    startedServers: () => core.loaded?.startedServers.slice() ?? [],
+    startedServers: () => core.loaded?.servers.startedServers.slice() ?? [],
     statusBarText: () => statusBar.text,
     authorizationUrls: () => openedAuthorizationUrls.slice(),
     call: async (tool, args, agent = 'panel') => {
@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
       return runtime.service.call(tool, args, { agent });
     },
     refresh: async () => (await core.get()).refresh('requested'),
-    toggleGrant: async (agent, grant, enabled) => (await core.get()).toggleGrant(agent, grant, enabled),
+    toggleGrant: async (agent, grant, enabled) => (await core.get()).agents.toggle(agent, grant, enabled),
     inline,
   };
 }

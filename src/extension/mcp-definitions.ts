@@ -1,5 +1,5 @@
 /**
- * Hands the in-host endpoint to the editor's agent (vscode-platform §1.2): one `McpHttpServerDefinition`
+ * Hands the in-host endpoint to the editor's agent: one `McpHttpServerDefinition`
  * (positional constructor: label, uri, headers, version) carrying the per-start bearer token. Providing it
  * starts the endpoint listener only (a loopback socket, no process: VS Code asks eagerly); resolving —
  * VS Code is about to connect — also starts the configured MCP servers, and re-reads port and token so a
@@ -26,7 +26,7 @@ export class JevMcpDefinitions implements vscode.McpServerDefinitionProvider<vsc
   async provideMcpServerDefinitions(): Promise<vscode.McpHttpServerDefinition[]> {
     const runtime = await this.core.get();
     const info: EndpointInfo = await runtime.ensureEndpoint();
-    return [new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, runtime.definitionVersion)];
+    return [new vscode.McpHttpServerDefinition(MCP_LABEL, vscode.Uri.parse(info.url), { Authorization: `Bearer ${info.token}` }, runtime.endpoint.definitionVersion)];
   }
 
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition): Promise<vscode.McpHttpServerDefinition> {

@@ -7,8 +7,8 @@
 import * as vscode from 'vscode';
 import type { HostToWebview, WebviewToHost } from '../panel/protocol';
 import type { JevRuntime } from './runtime';
-import { parseWebviewMessage } from './webview-messages';
-import { editorWording } from './editor-wording';
+import { parseWebviewMessage } from '../panel/webview-messages';
+import { editorWording } from '../config/editor-wording';
 
 /** Actions a panel message may trigger that live outside the runtime (editor UI). */
 export interface PanelActions {
@@ -42,8 +42,8 @@ export class PanelConnection implements vscode.Disposable {
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       runtime.onDidChangeStatus(() => this.push({ type: 'status', status: runtime.status() })),
-      runtime.onDidChangeServers(() => this.push({ type: 'servers', servers: runtime.servers() })),
-      runtime.onDidChangeAgents(() => this.push({ type: 'agents', agents: runtime.agents() })),
+      runtime.onDidChangeServers(() => this.push({ type: 'servers', servers: runtime.serverRows() })),
+      runtime.onDidChangeAgents(() => this.push({ type: 'agents', agents: runtime.agents.views() })),
     );
     const unsubscribe = runtime.feed.onAppend((rows) => this.push({ type: 'feedAppend', rows }));
     this.disposables.push({ dispose: unsubscribe });
@@ -131,7 +131,7 @@ export class PanelConnection implements vscode.Disposable {
           await this.actions.openServerLog(message.name);
           break;
         case 'toggleGrant':
-          await this.runtime.toggleGrant(message.agent, message.grant, message.enabled);
+          await this.runtime.agents.toggle(message.agent, message.grant, message.enabled);
           break;
         case 'runSampleStep':
           await this.actions.runSampleStep();

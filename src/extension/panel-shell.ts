@@ -3,7 +3,7 @@
  * command URIs, and the strict-CSP shell document (webview-html.ts) with asWebviewUri'd bundle URIs.
  */
 import * as vscode from 'vscode';
-import { panelHtml, type PanelSurface } from './webview-html';
+import { panelHtml, type PanelSurface } from '../panel/webview-html';
 
 /** Webview options of both surfaces. */
 export function panelWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {

@@ -12,10 +12,10 @@ export interface JsonlLedgerOptions {
 }
 
 /**
- * Append-only JSONL decision ledger (README "Ledger and replay"): one compact JSON DecisionRecord per
- * line, each line written with a single `write` on an O_APPEND descriptor, so concurrent writers never
- * interleave inside a line and a crash can only leave the LAST line half-written. File mode 0600 (the
- * records hold task text, diffs and evidence); the parent directory is created (0700) when missing.
+ * Append-only JSONL decision ledger: one compact JSON DecisionRecord per line, each
+ * line written with a single `write` on an O_APPEND descriptor, so concurrent writers never interleave
+ * inside a line and a crash can only leave the LAST line half-written. File mode 0600 (the records hold
+ * task text, diffs and evidence); the parent directory is created (0700) when missing.
  */
 export class JsonlLedger implements LedgerSink {
   private fd: number | undefined;
@@ -134,6 +134,27 @@ export interface LedgerContents {
 export function readLedger(path: string): LedgerContents {
   if (!existsSync(path)) return { records: [], skipped: [] };
   return parseLedger(readFileSync(path, 'utf8'));
+}
+
+/** Records in the last `maxBytes` of a ledger file (the first, partial line of the window is dropped). */
+export function readLedgerTail(path: string, maxBytes: number): DecisionRecord[] {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - maxBytes);
+    const buf = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buf.length) {
+      const n = readSync(fd, buf, read, buf.length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    let text = buf.subarray(0, read).toString('utf8');
+    if (start > 0) text = text.slice(text.indexOf('\n') + 1);
+    return parseLedger(text).records;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Parses ledger text (see `readLedger`). */

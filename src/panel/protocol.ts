@@ -1,10 +1,13 @@
-import type { DecisionRecord } from '../ledger/record';
-
 /**
  * Messages between the extension host and the panel webviews (the activity-bar view and the decision
  * editor panel). Host-independent: no `vscode` import, so the webview bundle and tests can use it.
  * The host is the source of truth; the webview asks for a snapshot on `ready` and after becoming visible.
  */
+import type { DecisionRecord } from '../ledger/record';
+
+/** The record and judgment types the panel messages carry, for the webview (which imports only src/panel, src/policy, src/tools). */
+export type { DecisionRecord, RecordedExchange } from '../ledger/record';
+export type { Answer, Question, QuestionMap } from '../judgment/types';
 
 /** One row of the live decision feed (small: the feed holds up to 10 000 of them). */
 export interface FeedRow {

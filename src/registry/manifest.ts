@@ -4,7 +4,8 @@ import type { GrantDecision } from './errors';
 import { describeIssue } from './zod-field';
 
 /**
- * Agent manifests and capability grants: which tools an agent may call, checked before any transport.
+ * Agent manifests and capability grants: parsing, the grant decision, the editor's permission answers and
+ * grant toggles.
  *
  * Tool ids: in-process tools by bare name (`jev_step`), external tools as `<server>/<tool>`.
  * A grant is an id or a glob (`*` any run of characters, `?` one character; in the server part neither
@@ -47,6 +48,33 @@ export interface ToolRef {
   bareOwner: boolean;
 }
 
+/** A tool id split into its server and tool parts. */
+export interface ToolId {
+  /** Server part of a qualified id (`files` in `files/read_file`); absent for a bare id. */
+  server?: string;
+  /** Tool part (`read_file`), or the whole bare id. */
+  name: string;
+}
+
+/**
+ * Splits a tool id at its first `/`: `files/read_file` → `{server: 'files', name: 'read_file'}`. An id
+ * without `/`, or one starting with `/` (no server part), is bare: `{name: id}`. The only place tool ids
+ * are split.
+ */
+export function parseToolId(id: string): ToolId {
+  const slash = id.indexOf('/');
+  return slash > 0 ? { server: id.slice(0, slash), name: id.slice(slash + 1) } : { name: id };
+}
+
+/**
+ * The grant-check view of a tool known only by its id as written (no server lists it now): a qualified id
+ * names its server and is not what a bare call resolves to; a bare id is an in-process name.
+ */
+export function refOfName(tool: string): ToolRef {
+  const { server, name } = parseToolId(tool);
+  return server !== undefined ? { id: tool, name, server, bareOwner: false } : { id: tool, name: tool, bareOwner: true };
+}
+
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const GRANT_BODY = /^[A-Za-z0-9_.\-/*?:@]+$/;
 const SERVER_PART = /^[A-Za-z0-9_.\-*?]+$/;
@@ -60,10 +88,11 @@ export function grantProblem(raw: string): string | undefined {
       ? '"!" is only allowed as the first character (deny rule)'
       : 'may contain only letters, digits and _ . - / * ? : @ (no spaces)';
   }
-  const slash = body.indexOf('/');
-  if (slash === 0) return 'the server part before "/" must not be empty';
-  if (slash === body.length - 1) return 'the tool part after "/" must not be empty';
-  if (slash > 0 && !SERVER_PART.test(body.slice(0, slash))) return 'the server part may contain only letters, digits and _ . - * ?';
+  if (body.startsWith('/')) return 'the server part before "/" must not be empty';
+  const { server, name } = parseToolId(body);
+  if (server === undefined) return undefined;
+  if (name === '') return 'the tool part after "/" must not be empty';
+  if (!SERVER_PART.test(server)) return 'the server part may contain only letters, digits and _ . - * ?';
   return undefined;
 }
 
@@ -83,11 +112,10 @@ export function parseGrant(raw: string): Grant {
   if (problem) throw configError(`grant ${JSON.stringify(raw)}: ${problem}`);
   const deny = raw.startsWith('!');
   const body = deny ? raw.slice(1) : raw;
-  const slash = body.indexOf('/');
+  const { server: serverPattern, name } = parseToolId(body);
   const literal = !/[*?]/.test(body);
-  if (slash < 0) return { raw, deny, qualified: false, literal, regex: new RegExp(`^${globSource(body, '.*', '.')}$`, 's') };
-  const serverPattern = body.slice(0, slash);
-  const source = `^${globSource(serverPattern, '[^/]*', '[^/]')}/${globSource(body.slice(slash + 1), '.*', '.')}$`;
+  if (serverPattern === undefined) return { raw, deny, qualified: false, literal, regex: new RegExp(`^${globSource(body, '.*', '.')}$`, 's') };
+  const source = `^${globSource(serverPattern, '[^/]*', '[^/]')}/${globSource(name, '.*', '.')}$`;
   return { raw, deny, qualified: true, literal, serverPattern, regex: new RegExp(source, 's') };
 }
 
@@ -179,7 +207,8 @@ function decideUncached(manifest: AgentManifest, grants: readonly Grant[], ref: 
 }
 
 /**
- * Load-time warnings for grants that match no known tool, so a typo in a grant shows at load, not at the first refused call.
+ * Load-time warnings for grants that match no known tool (so a typo in a grant shows at once, not as a
+ * denial later).
  * `servers` maps each configured server name to whether its tool list is known (ready at least once).
  */
 export function grantWarnings(manifest: AgentManifest, known: readonly ToolRef[], servers: ReadonlyMap<string, boolean>): string[] {
@@ -197,4 +226,56 @@ export function grantWarnings(manifest: AgentManifest, known: readonly ToolRef[]
     warnings.push(`${prefix} matches no known tool${note}`);
   }
   return warnings;
+}
+
+/**
+ * Whether `manifest` may call `tool` (bare or `server/tool`, as a decision names it), and why. `registryWhy`
+ * is the registry's answer (ToolRegistry.why) and decides when the tool is known now. Otherwise the tool
+ * counts as allowed when one of `servers` (the configured server names; only the named one for a qualified
+ * id) could offer it under a granted id, since servers start on demand: the answer errs towards offering,
+ * and the registry's capability check at execution stays the authority.
+ */
+export function callPermission(
+  manifest: AgentManifest,
+  tool: string,
+  registryWhy: { known: boolean; allowed: boolean; reason: string } | undefined,
+  servers: readonly string[],
+): { allowed: boolean; reason: string } {
+  if (registryWhy?.known) return { allowed: registryWhy.allowed, reason: registryWhy.reason };
+  const id = parseToolId(tool);
+  const candidates = id.server !== undefined ? [id.server] : servers;
+  for (const server of candidates) {
+    const decision = decideGrant(manifest, { id: `${server}/${id.name}`, name: id.name, server, bareOwner: true });
+    if (decision.allowed) return { allowed: true, reason: decision.reason };
+  }
+  if (candidates.length === 0) return { allowed: false, reason: `no configured MCP server offers ${tool}` };
+  return { allowed: false, reason: registryWhy?.reason ?? `no grant of agent ${JSON.stringify(manifest.name)} matches ${tool}` };
+}
+
+/** The registry's decision for the toggled tool under a candidate list of grants. */
+export type DecideTool = (grants: readonly string[]) => { allowed: boolean; rule: string | null; reason: string };
+
+/**
+ * Turns one grant of a manifest on or off (the panel's grant toggle): the new grant list, or why the toggle
+ * cannot take effect. `decide` is how the registry judges the tool under a candidate list, so globs, deny
+ * rules and bare/qualified ids follow `decideGrant`.
+ * On: drop a `!tool` deny; add `tool` unless something already allows it. Off: drop `tool`; add `!tool` when a
+ * glob still allows it. A toggle that would not change the effective permission (e.g. a glob deny such as
+ * `!files/*` keeps the tool denied) is reported instead of silently saved.
+ */
+export function toggleGrant(grants: readonly string[], tool: string, enabled: boolean, decide: DecideTool): { grants: string[] } | { error: string } {
+  const bare = tool.startsWith('!') ? tool.slice(1) : tool;
+  let next = [...grants];
+  if (enabled) {
+    next = next.filter((g) => g !== `!${bare}`);
+    if (!decide(next).allowed) next.push(bare);
+  } else {
+    next = next.filter((g) => g !== bare);
+    if (decide(next).allowed) next.push(`!${bare}`);
+  }
+  const after = decide(next);
+  if (after.allowed !== enabled) {
+    return { error: `${bare} stays ${after.allowed ? 'allowed' : 'denied'}: ${after.reason}. Edit jevPanel.agents to change that rule.` };
+  }
+  return { grants: next };
 }

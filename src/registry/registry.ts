@@ -2,7 +2,7 @@ import { configError, type JevErrorDetails } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
 import { McpConnection, type ConnectionOptions, type ConnectionStatus } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
-import { decideGrant, grantWarnings, type AgentManifest, type ToolRef } from './manifest';
+import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest, type ToolRef } from './manifest';
 import { checkJsonObject, mapCallResult } from './result';
 import { checkAgainstSchema } from './schema';
 import type { NamedServer, ServerSource } from './servers';
@@ -11,7 +11,7 @@ import type { NamedServer, ServerSource } from './servers';
 export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors';
 
 /**
- * The ToolRegistry: one place that lists, checks and dispatches tools, in-process or over MCP.
+ * The ToolRegistry: registration, resolution, the capability check and dispatch of every tool call.
  * An agent never holds a tool: it asks the registry, which checks the agent's grants BEFORE any transport
  * is touched, then dispatches in-process or to the MCP server that owns the tool.
  *
@@ -67,7 +67,7 @@ export interface WhyAnswer extends GrantDecision {
   known: boolean;
 }
 
-/** Events for logs and the panel's feed (every tool call is recorded). Params: names only, never values. */
+/** Events for logs and the panel's feed (every tool call is reported, ok or not). Params: names only. */
 export type RegistryEvent =
   | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
   | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
@@ -150,8 +150,8 @@ export class ToolRegistry {
   }
 
   /**
-   * Registers an in-process tool. Throws Error (a programming error, not input) when the name is not a
-   * bare id (no `/`, no spaces) or is already registered: replacing a tool silently would hide the bug.
+   * Registers an in-process tool. Throws Error when the name is not a bare id (no `/`, no spaces) or is
+   * already registered (a second registration is a bug to report, never a silent replacement).
    */
   register(spec: ToolSpec): void {
     if (!TOOL_NAME.test(spec.name)) throw new Error(`Tool name ${JSON.stringify(spec.name)} is invalid: in-process tool names are bare (no "/" and no spaces).`);
@@ -219,10 +219,9 @@ export class ToolRegistry {
     if (spec) {
       return { id: spec.name, name: spec.name, transport: 'in-process', description: spec.description, title: spec.title, inputSchema: spec.inputSchema, annotations: spec.annotations, bareOwner: true };
     }
-    const slash = tool.indexOf('/');
-    const conn = slash > 0 ? this.server(tool.slice(0, slash)) : this.bareOwner(tool);
+    const { server, name } = parseToolId(tool);
+    const conn = server !== undefined ? this.server(server) : this.bareOwner(tool);
     if (!conn) return undefined;
-    const name = slash > 0 ? tool.slice(slash + 1) : tool;
     const remote = conn.tools.find((t) => t.name === name);
     if (!remote) return undefined;
     return {
@@ -272,18 +271,16 @@ export class ToolRegistry {
 
   /**
    * Why `manifest` may or may not call `tool`: the deciding rule and a plain-language reason
-   * (the panel's "why" for a grant). Pure; an unknown tool is judged by its name as written.
+   * (the panel shows it next to each permission). Pure; an unknown tool is judged by its name as written.
    */
   why(manifest: AgentManifest, tool: string): WhyAnswer {
     const resolved = this.resolve(tool);
     if (resolved) return { ...decideGrant(manifest, refOf(resolved)), known: true };
-    const slash = tool.indexOf('/');
-    const ref: ToolRef = slash > 0 ? { id: tool, name: tool.slice(slash + 1), server: tool.slice(0, slash), bareOwner: false } : { id: tool, name: tool, bareOwner: true };
-    const decision = decideGrant(manifest, ref);
+    const decision = decideGrant(manifest, refOfName(tool));
     return { ...decision, reason: `${decision.reason} (no tool ${JSON.stringify(tool)} is known now)`, known: false };
   }
 
-  /** Load-time warnings: grants of `manifests` that match no known tool (see manifest.ts grantWarnings). */
+  /** Load-time warnings: grants of `manifests` that match no known tool (typos surface early). */
   grantWarnings(manifests: readonly AgentManifest[]): string[] {
     const known = this.list().map(refOf);
     const servers = new Map(this.connections.map((c) => [c.name, c.toolsKnown] as const));
@@ -291,7 +288,7 @@ export class ToolRegistry {
   }
 
   /**
-   * Names offered by more than one place (a bare name goes to the first owner, so say which), e.g.
+   * Names offered by more than one place (so first-wins ownership of a bare name is never silent), e.g.
    * `tool "echo" is offered by everything, web; a bare "echo" resolves to everything/echo`.
    */
   nameConflicts(): string[] {
@@ -314,10 +311,10 @@ export class ToolRegistry {
    * name could resolve to would be allowed. Touches no transport.
    */
   private precheck(manifest: AgentManifest, tool: string): GrantDecision | undefined {
-    const slash = tool.indexOf('/');
+    const { server, name } = parseToolId(tool);
     let refs: ToolRef[];
     if (this.specs.has(tool)) refs = [{ id: tool, name: tool, bareOwner: true }];
-    else if (slash > 0) refs = [{ id: tool, name: tool.slice(slash + 1), server: tool.slice(0, slash), bareOwner: true }];
+    else if (server !== undefined) refs = [{ id: tool, name, server, bareOwner: true }];
     else {
       refs = this.connections.map((c) => ({ id: `${c.name}/${tool}`, name: tool, server: c.name, bareOwner: true }));
       if (refs.length === 0) refs = [{ id: tool, name: tool, bareOwner: true }];
@@ -347,14 +344,14 @@ export class ToolRegistry {
       const early = this.precheck(manifest, tool);
       if (early) this.deny(agent, tool, early);
       // Ownership of a name may depend on servers still starting (or never started): let them settle.
-      const slash = tool.indexOf('/');
-      const waitFor = slash > 0 ? this.connections.filter((c) => c.name === tool.slice(0, slash)) : this.connections;
+      const { server } = parseToolId(tool);
+      const waitFor = server !== undefined ? this.connections.filter((c) => c.name === server) : this.connections;
       await Promise.all(waitFor.map((c) => (c.status.state === 'starting' ? c.start() : c.settled())));
       resolved = this.resolve(tool);
     }
     if (!resolved) {
-      const slash = tool.indexOf('/');
-      const conn = slash > 0 ? this.server(tool.slice(0, slash)) : undefined;
+      const { server } = parseToolId(tool);
+      const conn = server !== undefined ? this.server(server) : undefined;
       if (conn && !conn.toolsKnown) {
         // The server never listed its tools: the tool may well exist, the server is what is missing.
         const st = conn.status;
@@ -379,9 +376,8 @@ export class ToolRegistry {
   }
 
   private notFoundDetail(tool: string): string {
-    const slash = tool.indexOf('/');
-    if (slash > 0) {
-      const name = tool.slice(0, slash);
+    const { server: name } = parseToolId(tool);
+    if (name !== undefined) {
       const conn = this.server(name);
       if (!conn) return `no server named ${JSON.stringify(name)} is configured (servers: ${this.connections.map((c) => c.name).join(', ') || 'none'})`;
       return `server ${JSON.stringify(name)} has no such tool`;

@@ -101,4 +101,4 @@ export async function resolveDefinition(api: JevPanelApi): Promise<vscode.McpHtt
 }
 
 /** The sample step's input (the same shape the "Run Sample Step" command judges). */
-export { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';
+export { SAMPLE_STEP_INPUT } from '../../src/tools/sample-step';

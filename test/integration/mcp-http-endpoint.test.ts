@@ -13,10 +13,10 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { DecisionRecord } from '../../src/ledger/record';
-import { createEditorServer } from '../../src/extension/editor-server';
+import { createGatewaySession } from '../../src/mcp/gateway';
 import { bearerTokenProblem, McpHttpEndpoint, type EndpointInfo } from '../../src/mcp/http-endpoint';
 import { createMcpServer } from '../../src/mcp/server';
-import { SAMPLE_STEP_INPUT } from '../../src/extension/sample-step';
+import { SAMPLE_STEP_INPUT } from '../../src/tools/sample-step';
 import type { AgentManifest } from '../../src/registry/manifest';
 import { ToolRegistry } from '../../src/registry/registry';
 import { MockProvider } from '../../src/providers/mock/provider';
@@ -30,7 +30,7 @@ let manifest: AgentManifest = { name: 'editor', tools: ALL_TOOLS.map((t) => t.na
 let registry: ToolRegistry | undefined;
 const endpoint = new McpHttpEndpoint({
   createSession: () =>
-    createEditorServer({ service, registry: () => registry, manifest: () => manifest, floors: () => DEFAULT_FLOORS, record: (r) => records.push(r) }),
+    createGatewaySession({ agent: 'editor', service, registry: () => registry, manifest: () => manifest, floors: () => DEFAULT_FLOORS, record: (r) => records.push(r) }),
 });
 let info: EndpointInfo;
 const clients: Client[] = [];

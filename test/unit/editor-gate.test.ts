@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { EDITOR_GATE_WORDING } from '../../src/extension/gate/editor-gate-wording';
 import { readGateSettings, type GateSettingKey } from '../../src/extension/gate/gate-settings';
 import { gateVerdict } from '../../src/extension/gate/verdict';
-import type { InspectedValue } from '../../src/extension/settings';
+import type { InspectedValue } from '../../src/config/panel-settings';
 import { buildGateRequest } from '../../src/gate/request';
 import { JevError } from '../../src/judgment/errors';
 import { MockProvider } from '../../src/providers/mock/provider';

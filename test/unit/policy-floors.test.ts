@@ -1,7 +1,7 @@
 /** validateFloors (policy/thresholds.ts): the one set of floor rules the CLI, the editor and replay share. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readPanelSettings, type InspectedValue, type SettingKey } from '../../src/extension/settings';
+import { readPanelSettings, type InspectedValue, type SettingKey } from '../../src/config/panel-settings';
 import { loadConfig } from '../../src/config/env';
 import { DEFAULT_FLOORS, validateFloors, type FloorNames } from '../../src/policy/thresholds';
 

@@ -1,6 +1,6 @@
 /**
- * Registry manifests, grants, `why`, config validation, the env gate (tool-registry-spec §2.8) and the
- * oracle (§2.5): pure logic, plus the oracle compared in-process vs over a real stdio MCP server.
+ * Registry manifests, grants, `why`, tool ids and permission answers, config validation, the MCP_SERVERS
+ * env gate and the oracle: pure logic, plus the oracle compared in-process vs over a real stdio MCP server.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import { parseJevConfig } from '../../src/registry/config-file';
 import { CapabilityViolation } from '../../src/registry/errors';
-import { decideGrant, grantWarnings, parseGrant, parseManifest, type AgentManifest, type ToolRef } from '../../src/registry/manifest';
+import { callPermission, decideGrant, grantWarnings, parseGrant, parseManifest, parseToolId, refOfName, type AgentManifest, type ToolRef } from '../../src/registry/manifest';
 import { OMENS, drawOmen, ORACLE_DESCRIPTION } from '../../src/registry/oracle';
 import { ToolRegistry, ToolNotFoundError } from '../../src/registry/registry';
 import { serversFromEnv, splitCommandLine, type StdioServerConfig } from '../../src/registry/servers';
@@ -103,6 +103,31 @@ describe('grants: globs, deny, bare vs qualified', () => {
   });
 });
 
+describe('tool ids and permission answers', () => {
+  it('one parser splits qualified ids at the first "/"; ids without a server part are bare', () => {
+    assert.deepEqual(parseToolId('files/read_file'), { server: 'files', name: 'read_file' });
+    assert.deepEqual(parseToolId('files/dir/read'), { server: 'files', name: 'dir/read' });
+    assert.deepEqual(parseToolId('jev_step'), { name: 'jev_step' });
+    assert.deepEqual(parseToolId('/x'), { name: '/x' });
+    assert.deepEqual(refOfName('files/write'), { id: 'files/write', name: 'write', server: 'files', bareOwner: false });
+    assert.deepEqual(refOfName('jev_step'), { id: 'jev_step', name: 'jev_step', bareOwner: true });
+  });
+
+  it('the registry decides a known tool; an unknown one is offered when a configured server could serve it granted', () => {
+    const coder = agent(['files/*', '!files/write']);
+    const known = { known: true, allowed: false, reason: 'denied by "x"' };
+    assert.deepEqual(callPermission(coder, 'files/read', known, ['files']), { allowed: false, reason: 'denied by "x"' });
+    assert.equal(callPermission(coder, 'files/read', undefined, ['files']).allowed, true);
+    assert.equal(callPermission(coder, 'read', undefined, ['web', 'files']).allowed, true, 'a bare name may come from any configured server');
+    const denied = callPermission(coder, 'files/write', undefined, ['files']);
+    assert.equal(denied.allowed, false);
+    assert.match(denied.reason, /no grant of agent "a" matches files\/write/);
+    const unknownWhy = { known: false, allowed: false, reason: 'no grant matches (no tool "files/write" is known now)' };
+    assert.equal(callPermission(coder, 'files/write', unknownWhy, ['files']).reason, unknownWhy.reason);
+    assert.deepEqual(callPermission(coder, 'read', undefined, []), { allowed: false, reason: 'no configured MCP server offers read' });
+  });
+});
+
 describe('manifest and config validation names the field', () => {
   it('rejects malformed grants and agents', () => {
     assert.match(configErrorMessage(() => parseManifest({ name: 'a', tools: ['ok', '!'] }, 'agents[0]')), /^agents\[0\]\.tools\[1\]: a deny rule must name a tool or glob after "!"$/);
@@ -147,7 +172,7 @@ describe('manifest and config validation names the field', () => {
   });
 });
 
-describe('env gate (tool-registry-spec §2.8)', () => {
+describe('env gate (MCP_SERVERS)', () => {
   const oracle: StdioServerConfig = { command: 'node', args: ['cli.js', 'oracle-server'] };
   const gate = (env: Record<string, string>) => serversFromEnv(env, { oracle });
   const commands = (env: Record<string, string>) => gate(env).servers.map((s) => [(s.config as StdioServerConfig).command, ...((s.config as StdioServerConfig).args ?? [])]);
@@ -175,7 +200,7 @@ describe('env gate (tool-registry-spec §2.8)', () => {
     assert.throws(() => gate({ MCP_SERVERS: "python -c 'print(1::2)'" }), /segment 1 .*unclosed single quote.*"::" always separates servers, even inside quotes/);
   });
 
-  it('explains the oddities the seed accepted silently', () => {
+  it('explains the MCP_SERVERS / MCP_ORACLE oddities instead of accepting them silently', () => {
     assert.deepEqual(gate({ MCP_SERVERS: ' :: ', MCP_ORACLE: '1' }).warnings, ['MCP_SERVERS is set but names no server; no env servers are started and MCP_ORACLE is ignored']);
     assert.deepEqual(gate({ MCP_SERVERS: 'a', MCP_ORACLE: 'true' }).warnings, ['MCP_ORACLE is ignored because MCP_SERVERS is set']);
     assert.deepEqual(gate({ MCP_ORACLE: 'yes' }).warnings, ['MCP_ORACLE="yes" is not recognised (use 1 or true); the oracle server stays off']);
@@ -199,7 +224,7 @@ describe('env gate (tool-registry-spec §2.8)', () => {
   });
 });
 
-describe('oracle (tool-registry-spec §2.5)', () => {
+describe('oracle (MCP_ORACLE)', () => {
   it('draws by SHA-256 → first 6 hex → mod 8, deterministically', () => {
     const seeds = ['', 'The wood wakes', 'grove', 'ünïcødé 🌲', 'a'.repeat(10_000), ...Array.from({ length: 40 }, (_, i) => `seed-${i}`)];
     const seen = new Set<string>();

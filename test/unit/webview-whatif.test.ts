@@ -11,8 +11,8 @@ import { decideStep, parseStep } from '../../src/tools/jev-step';
 import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { candidateRows } from '../../webview/candidates-view';
-import { changeSummary, diffOutcomes, outcomeLines } from '../../webview/outcome-diff';
-import { recompute, supportsWhatIf } from '../../webview/whatif-engine';
+import { changeSummary, diffOutcomes, outcomeLines } from '../../src/panel/outcome-diff';
+import { recompute, supportsWhatIf } from '../../src/panel/whatif';
 import { FLOORS_USED, constrainFloors, floorsUsed, notRecomputable, sliderLimits, recordFloors, sameFloors, toSlider } from '../../webview/whatif-model';
 import { JevError } from '../../src/judgment/errors';
 

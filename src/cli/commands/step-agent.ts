@@ -11,7 +11,7 @@ import { interruptSignal, printOutcome } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { safeText } from '../safe-text';
 import { createRuntime, type Runtime } from '../runtime';
-import { splitRequestFile } from './step';
+import { splitRequestFile } from '../../request-files/read';
 
 /** Tools whose candidates the registry can prepare and whose accepted call it can execute. */
 const ROUTING_TOOLS = new Set(['jev_step', 'jev_tool_route']);
@@ -19,7 +19,7 @@ const ROUTING_TOOLS = new Set(['jev_step', 'jev_tool_route']);
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * `jevcp step FILE --agent NAME [--execute] [--config F] [--json]` (issue #3 "CLI"): loads the agent and
+ * `jevcp step FILE --agent NAME [--execute] [--config F] [--json]`: loads the agent and
  * servers (config file, then MCP_SERVERS / MCP_ORACLE), lets the host set each candidate's trusted facts
  * (schema_valid from the tool's real inputSchema, authorized from the agent's grants, effect from
  * annotations), judges with jev_step (or jev_tool_route when the file says so), and with `--execute` runs

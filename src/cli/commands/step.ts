@@ -5,25 +5,7 @@ import type { CliCommand, CliIO } from '../io';
 import { callAndPrint } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { createRuntime } from '../runtime';
-
-/** Default tool of a request file without a `tool` field. */
-export const DEFAULT_REQUEST_TOOL = 'jev_step';
-
-/**
- * Splits a `*.jev.json` request file into its tool name and the tool input: `{"tool": NAME, ...input}`,
- * `tool` defaulting to jev_step. Throws JevError INVALID_INPUT when the file is not an object or `tool`
- * is not a non-empty string.
- */
-export function splitRequestFile(value: unknown, label: string): { tool: string; input: Record<string, unknown> } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidInput(`${label}: a request file must be a JSON object ({"tool": …, …tool input}).`);
-  }
-  const { tool, ...input } = value as Record<string, unknown>;
-  if (tool !== undefined && (typeof tool !== 'string' || tool.trim() === '')) {
-    throw invalidInput(`${label}: tool: must be a tool name such as "jev_step".`);
-  }
-  return { tool: (tool as string | undefined) ?? DEFAULT_REQUEST_TOOL, input };
-}
+import { splitRequestFile } from '../../request-files/read';
 
 /**
  * `jevcp step FILE.jev.json [--json]`: runs the request file's tool (default jev_step) and prints the

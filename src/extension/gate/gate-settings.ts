@@ -5,7 +5,7 @@
  * choosing, or let commits through when the judge fails.
  */
 import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceCommandProblem, evidenceTimeoutProblem } from '../../gate/evidence-command';
-import type { InspectedValue } from '../settings';
+import type { InspectedValue } from '../../config/panel-settings';
 
 /** Keys relative to `jevPanel`. */
 export const GATE_SETTING_KEYS = ['gate.evidenceCommand', 'gate.evidenceTimeoutMs', 'gate.failOpen'] as const;

@@ -6,9 +6,9 @@
  */
 import type { JevError } from '../../judgment/errors';
 import { failOpenApplies } from '../../gate/fail-open';
-import { fmtProb } from '../../../webview/outcome-diff';
-import { coverageNote } from '../inline/explain';
-import { editorWording } from '../editor-wording';
+import { fmtProb } from '../../panel/outcome-diff';
+import { coverageNote } from '../../panel/explain';
+import { editorWording } from '../../config/editor-wording';
 
 /** Buttons of the verdict notification. */
 export type GateChoice = 'Commit' | 'Commit Anyway' | 'Open Details';

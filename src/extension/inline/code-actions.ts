@@ -1,5 +1,5 @@
 /**
- * The "Execute call" code action (issue 5 "Inline decisions"): offered only when the decision shown allows
+ * The "Execute call" code action: offered only when the decision shown allows
  * it — a jev_step / jev_tool_route decision with handoff execute_tool and action auto (registry/execute.ts
  * `acceptedCall`), not yet executed from the editor, on a request file unchanged since the run — and only
  * on the returned candidate or the document's first line. The call runs through the tool registry under the

@@ -1,5 +1,5 @@
 /**
- * CodeLenses of request files and decision documents (issue 5 "Inline decisions"): "Run <tool>" and the
+ * CodeLenses of request files and decision documents: "Run <tool>" and the
  * agent it runs as; after a run the decision headline (`execute_tool · auto · 0.92 ≥ 0.80`) opening it in
  * the decision panel, "Open JSON" (the read-only decision document), and "Execute" only when the decision
  * accepted a call.
@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
 import type { InlineDecisions } from './decisions';
-import { headline, type Tone } from './explain';
+import { headline, type Tone } from '../../panel/explain';
 import { INLINE_COMMANDS } from './ids';
 
 

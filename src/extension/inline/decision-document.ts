@@ -1,6 +1,6 @@
 /**
- * Recorded decisions as read-only JSON documents, `jev-decision:/<tool>-<id>.json` (vscode-platform.md §4:
- * a TextDocumentContentProvider on our own scheme, so our lenses and hovers never touch user files). The
+ * Recorded decisions as read-only JSON documents, `jev-decision:/<tool>-<id>.json` (a
+ * TextDocumentContentProvider on our own scheme, so our lenses and hovers never touch user files). The
  * text is the DecisionRecord exactly as the ledger holds it, pretty-printed.
  */
 import * as vscode from 'vscode';

@@ -5,10 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
-import { inputMarks, type InlineMark } from './explain';
+import { inputMarks, type InlineMark } from '../../panel/explain';
 import { DECISION_SCHEME } from './ids';
-import { locateJson, nodeAt, type JsonNode } from './json-locate';
-import { readRequestFile, type BadRequestFile, type RequestFile } from './request-file';
+import { locateJson, nodeAt, type JsonNode } from '../../request-files/json-locate';
+import { readRequestFile, type BadRequestFile, type RequestFile } from '../../request-files/read';
 
 
 /** The read-only document URI of a recorded decision: `jev-decision:/<tool>-<id>.json`. */

@@ -1,12 +1,11 @@
 /**
- * After-line decorations on each candidate and claim of the decision a document shows (issue 5 "Inline
- * decisions"): selected with confidence and suitability, blocked with its reason codes, eligible but not
+ * After-line decorations on each candidate and claim of the decision a document shows: selected with confidence and suitability, blocked with its reason codes, eligible but not
  * chosen; claim verdicts. Decorations do not persist, so they are re-applied whenever the visible editors,
- * a shown document or the decisions change (vscode-platform.md §4).
+ * a shown document or the decisions change.
  */
 import * as vscode from 'vscode';
 import type { InlineDecisions } from './decisions';
-import type { Tone } from './explain';
+import type { Tone } from '../../panel/explain';
 
 /** One applied decoration, as the host tests read it. */
 export interface AppliedMark {

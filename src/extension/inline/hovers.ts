@@ -1,15 +1,16 @@
 /**
- * Hovers of request files and decision documents (issue 5 "Inline decisions"): on a candidate or claim,
+ * Hovers of request files and decision documents: on a candidate or claim,
  * what the decision made of it; on the top of a request file (or a decision document's header), the
  * decision summary; inside a decision document's `result`, the handoff, action and each reason code
- * explained with the thresholds. Command links are trusted only for our own commands (vscode-platform.md §4).
+ * explained with the thresholds. Command links are trusted only for our own commands (a hover's Markdown
+ * could otherwise run any command).
  */
 import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
 import type { DocView, InlineDecisions } from './decisions';
-import { explainResultPath, summaryMarkdown } from './explain';
+import { explainResultPath, summaryMarkdown } from '../../panel/explain';
 import { INLINE_COMMANDS } from './ids';
-import { pathAt, type JsonNode } from './json-locate';
+import { pathAt, type JsonNode } from '../../request-files/json-locate';
 
 /** Markdown command link `[label](command:id?args)`. */
 export function commandLink(label: string, command: string, args: unknown[]): string {

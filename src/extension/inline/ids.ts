@@ -19,7 +19,7 @@ export const GATE_COMMANDS = {
   uninstallHook: 'jevPanel.uninstallCommitHook',
 } as const;
 
-/** URI scheme of read-only recorded decisions (vscode-platform.md §4: our own scheme, our own selector). */
+/** URI scheme of read-only recorded decisions (our own scheme, so our selectors never match user files). */
 export const DECISION_SCHEME = 'jev-decision';
 
 /** Where the inline providers apply: request files anywhere, and decision documents (a vscode.DocumentSelector). */

@@ -27,7 +27,7 @@ export interface InlineAndGate extends vscode.Disposable {
   decorations: InlineDecorations;
   runner: RequestRunner;
   gate: CommitGate;
-  /** Command id → handler, for every command of issue 5. */
+  /** Command id → handler, for every inline and gate command. */
   commands: Record<string, (...args: unknown[]) => unknown>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue 5's editor side in one call for `activate()`: inline inspection of `*.jev.json` request files and
+ * The inline surfaces and the commit gate in one call for `activate()`: inline inspection of `*.jev.json` request files and
  * recorded decisions (CodeLens, after-line decorations, hovers, the "Execute call" code action, the
  * `jev-decision:` documents) and the commit gate (Source Control button, commit hook commands).
  * Activation stays light (extension.ts): this registers the commands and thin providers only; the
@@ -25,7 +25,7 @@ export interface InlineGateApi {
   setGateHooks(hooks: GateHooks): void;
 }
 
-/** Registers the commands and providers of issue 5, pushing every disposable into `context.subscriptions`. */
+/** Registers the inline and gate commands and providers, pushing every disposable into `context.subscriptions`. */
 export function registerInlineAndGate(context: vscode.ExtensionContext, core: CoreHost): InlineGateApi {
   let impl: InlineAndGate | undefined;
   let loading: Promise<InlineAndGate> | undefined;

@@ -10,8 +10,8 @@ import { acceptedCall, type ExecutionOutcome } from '../../registry/execute';
 import type { CoreHost } from '../core-host';
 import type { InlineDecisions } from './decisions';
 import { showDecisionDocument } from './decision-document';
-import { readRequestFile } from './request-file';
-import { editorWording } from '../editor-wording';
+import { readRequestFile } from '../../request-files/read';
+import { editorWording } from '../../config/editor-wording';
 
 /** How to let `agent` run a tool, appended to a denial. */
 function grantHint(agent: string): string {
@@ -138,7 +138,7 @@ export class RequestRunner {
   }
 
   private permission(agent: string, tool: string): { allowed: boolean; reason: string } | undefined {
-    return this.core.loaded?.callPermission(agent, tool);
+    return this.core.loaded?.agents.permission(agent, tool);
   }
 
   /**

@@ -14,7 +14,7 @@ export const openedAuthorizationUrls: string[] = [];
 
 async function pickServer(core: CoreHost, name: unknown, verb: string): Promise<string | undefined> {
   if (typeof name === 'string') return name;
-  const names = (await core.get()).oauthServers();
+  const names = (await core.get()).servers.oauthServers();
   if (names.length === 0) {
     void vscode.window.showInformationMessage('Jev: no configured MCP server signs in with OAuth (only Streamable HTTP servers do).');
     return undefined;
@@ -34,7 +34,7 @@ export function registerSignInCommands(core: CoreHost): vscode.Disposable[] {
         async (_progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return runtime.signInServer(target, editorSignInInteraction(abort.signal, (url) => openedAuthorizationUrls.push(url.href)));
+          return runtime.servers.signIn(target, editorSignInInteraction(abort.signal, (url) => openedAuthorizationUrls.push(url.href)));
         },
       );
       if (status.state === 'ready') void vscode.window.showInformationMessage(`Jev: signed in to ${target}.`);
@@ -44,7 +44,7 @@ export function registerSignInCommands(core: CoreHost): vscode.Disposable[] {
     vscode.commands.registerCommand('jevPanel.signOutServer', async (name?: unknown) => {
       const target = await pickServer(core, name, 'Sign Out of');
       if (!target) return;
-      await (await core.get()).signOutServer(target);
+      await (await core.get()).servers.signOut(target);
       void vscode.window.showInformationMessage(`Jev: signed out of ${target}; its tokens are removed from SecretStorage.`);
     }),
   ];

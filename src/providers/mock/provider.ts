@@ -41,9 +41,14 @@ export const MOCK_MODEL_SUFFIX = '+mock';
 /** Output tokens reported per question (tokens). */
 export const MOCK_OUTPUT_TOKENS_PER_QUESTION = 8;
 
+/** The model id of the mock's answers to a request for `model`: `<model>+mock`. */
+export function mockModelId(model: string): string {
+  return `${model}${MOCK_MODEL_SUFFIX}`;
+}
+
 /** Models the mock "lists" for a configured model: `[model + "+mock"]`. */
 export function mockModelsList(model: string): string[] {
-  return [`${model}${MOCK_MODEL_SUFFIX}`];
+  return [mockModelId(model)];
 }
 
 /**
@@ -79,7 +84,7 @@ export function mockResponse(request: SystemOneRequest): SystemOneResponse {
   // fromEntries keeps ids such as "__proto__" as own keys instead of touching the prototype.
   const answers = Object.fromEntries(entries.map(([id, q]) => [id, answerOne(id, q, view)]));
   return {
-    model: `${request.model}${MOCK_MODEL_SUFFIX}`,
+    model: mockModelId(request.model),
     usage: {
       input_tokens: estimateTokens(JSON.stringify({ state: request.state, questions })),
       output_tokens: MOCK_OUTPUT_TOKENS_PER_QUESTION * entries.length,

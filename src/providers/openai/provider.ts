@@ -1,5 +1,5 @@
 /**
- * The `openai` provider (issue #6): System One-style judgments from any OpenAI-compatible
+ * The `openai` provider: System One-style judgments from any OpenAI-compatible
  * `/v1/chat/completions` endpoint that returns logprobs (llama.cpp server, vLLM, OpenAI, …).
  *
  * Each question becomes one (or, past 26 options, several) one-token completions; the answer is read
@@ -60,6 +60,11 @@ export function requestHeaders(apiKey: string | undefined): Record<string, strin
     headers.Authorization = `Bearer ${key}`;
   }
   return headers;
+}
+
+/** The model id of this provider's answers for the configured `model`: `openai:<model>`. */
+export function openAiModelId(model: string): string {
+  return `openai:${model}`;
 }
 
 /**
@@ -158,7 +163,7 @@ export class OpenAiProvider implements JudgmentProvider {
       // fromEntries keeps every id an own property (even "__proto__").
       const answers = Object.fromEntries(entries.map(([id], i) => [id, answered[i]!])) as Record<string, Answer>;
       // Every question is its own request repeating the state: the context budget applies per request.
-      return { model: `openai:${model}`, usage, answers, [LARGEST_REQUEST_INPUT_TOKENS]: largestRequest };
+      return { model: openAiModelId(model), usage, answers, [LARGEST_REQUEST_INPUT_TOKENS]: largestRequest };
     } catch (err) {
       if (ctx.signal.aborted) throw cancelled();
       const reason: unknown = inner.signal.aborted ? inner.signal.reason : err;

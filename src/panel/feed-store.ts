@@ -1,0 +1,91 @@
+/**
+ * The panel's live decision feed: the newest rows (up to 10 000) and the newest full records (for the
+ * detail view), with a fallback to the ledger file for older records.
+ */
+import { existsSync } from 'node:fs';
+import { readLedger, readLedgerTail } from '../ledger/jsonl';
+import type { DecisionRecord } from '../ledger/record';
+import { feedRowOf, type FeedRow } from './protocol';
+
+/** Rows kept in the feed (the panel renders up to 10 000 decisions). */
+export const MAX_FEED_ROWS = 10_000;
+/** Full records kept in memory; older ones are read back from the ledger on request. */
+export const MAX_MEMORY_RECORDS = 500;
+/** Bytes read from the end of the ledger to fill the feed at start. */
+export const LEDGER_TAIL_BYTES = 32 * 1024 * 1024;
+
+/** Options of a FeedStore. */
+export interface FeedStoreOptions {
+  maxRows?: number;
+  maxRecords?: number;
+  /** Ledger file to look up records not in memory. */
+  ledgerPath?: () => string | undefined;
+}
+
+/** Append-only feed with listeners. Rows are in time order, oldest first. */
+export class FeedStore {
+  private feed: FeedRow[] = [];
+  private readonly records = new Map<string, DecisionRecord>();
+  private readonly listeners = new Set<(rows: FeedRow[]) => void>();
+  private loaded = false;
+
+  constructor(private readonly options: FeedStoreOptions = {}) {}
+
+  /** Adds one record (newest) and tells listeners. Returns its row. */
+  add(record: DecisionRecord): FeedRow {
+    const row = feedRowOf(record);
+    this.feed.push(row);
+    const maxRows = this.options.maxRows ?? MAX_FEED_ROWS;
+    if (this.feed.length > maxRows) this.feed.splice(0, this.feed.length - maxRows);
+    this.records.set(record.id, record);
+    const maxRecords = this.options.maxRecords ?? MAX_MEMORY_RECORDS;
+    while (this.records.size > maxRecords) this.records.delete(this.records.keys().next().value!);
+    for (const listener of this.listeners) listener([row]);
+    return row;
+  }
+
+  /** The rows, oldest first (a copy). */
+  rows(): FeedRow[] {
+    return this.feed.slice();
+  }
+
+  /** Number of rows. */
+  get size(): number {
+    return this.feed.length;
+  }
+
+  /**
+   * Fills the feed from the ledger's tail once (the first time a panel asks), placing those rows before
+   * anything recorded since. Unreadable lines are skipped (the ledger reader's rule).
+   */
+  loadFromLedger(): void {
+    if (this.loaded) return;
+    this.loaded = true;
+    const path = this.options.ledgerPath?.();
+    if (!path || !existsSync(path)) return;
+    const past = readLedgerTail(path, LEDGER_TAIL_BYTES).map(feedRowOf);
+    const known = new Set(this.feed.map((r) => r.id));
+    const merged = [...past.filter((r) => !known.has(r.id)), ...this.feed];
+    const maxRows = this.options.maxRows ?? MAX_FEED_ROWS;
+    this.feed = merged.slice(Math.max(0, merged.length - maxRows));
+  }
+
+  /** The full record, from memory or else the ledger; undefined when unknown. */
+  getRecord(id: string): DecisionRecord | undefined {
+    const hit = this.records.get(id);
+    if (hit) return hit;
+    const path = this.options.ledgerPath?.();
+    if (!path) return undefined;
+    try {
+      return readLedger(path).records.find((r) => r.id === id);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Listens for appended rows; returns the unsubscribe function. */
+  onAppend(listener: (rows: FeedRow[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

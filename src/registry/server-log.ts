@@ -1,0 +1,50 @@
+/**
+ * Text of an MCP server's stderr log as the editor shows it (a read-only `jev-server-log:` document): the
+ * kept stderr lines with a header line before each start attempt, so restarts read apart.
+ */
+
+/** A header placed before absolute stderr line `at` (0 = the first line the connection ever wrote). */
+export interface LogMark {
+  at: number;
+  header: string;
+}
+
+/** Most start headers kept per connection (older ones are dropped with their lines). */
+export const MAX_LOG_MARKS = 100;
+
+/**
+ * The log text of server `name`: `lines` are the ring's kept lines, oldest first, after `dropped` older
+ * lines were discarded; `marks` are the start headers in order. Headers of dropped lines collapse into the
+ * latest one, shown first.
+ */
+export function renderServerLog(name: string, lines: readonly string[], dropped: number, marks: readonly LogMark[]): string {
+  const out = [`# stderr of MCP server ${name} (read-only; last ${lines.length} lines${dropped ? `, ${dropped} earlier lines dropped` : ''})`];
+  const early = marks.filter((m) => m.at <= dropped);
+  const later = marks.filter((m) => m.at > dropped);
+  if (early.length) out.push(early[early.length - 1]!.header);
+  let next = 0;
+  lines.forEach((line, i) => {
+    const at = dropped + i;
+    while (next < later.length && later[next]!.at <= at) out.push(later[next++]!.header);
+    out.push(line);
+  });
+  while (next < later.length) out.push(later[next++]!.header);
+  if (lines.length === 0) out.push('(no stderr output yet)');
+  return `${out.join('\n')}\n`;
+}
+
+/** Header of a start attempt: `--- 2026-01-01T00:00:00.000Z start (restart 2) ---`. */
+export function startHeader(time: number, restarts: number): string {
+  return `--- ${new Date(time).toISOString()} start${restarts ? ` (restart ${restarts})` : ''} ---`;
+}
+
+/**
+ * Records a start attempt of a connection whose stderr ring has seen `at` lines so far (dropped + kept):
+ * appends its header to `marks` (in place; the oldest beyond MAX_LOG_MARKS are dropped). The same first
+ * start reported twice at the same line adds nothing.
+ */
+export function markStart(marks: LogMark[], at: number, time: number, restarts: number): void {
+  if (marks.length > 0 && marks.at(-1)!.at === at && restarts === 0) return;
+  marks.push({ at, header: startHeader(time, restarts) });
+  if (marks.length > MAX_LOG_MARKS) marks.splice(0, marks.length - MAX_LOG_MARKS);
+}
