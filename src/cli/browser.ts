@@ -4,8 +4,8 @@ import { splitCommandLine } from '../registry/servers';
 /**
  * Opening a URL in the user's browser from the CLI. `BROWSER` wins when set (as Python's webbrowser and
  * many CLIs read it): a `:`-separated list of command lines (`;` on Windows), each tried in turn, `%s`
- * replaced by the URL or the URL appended. Else the system opener: `open` (macOS), `cmd /c start`
- * (Windows), `xdg-open` (elsewhere). Scripts and tests set BROWSER to a program that follows the
+ * replaced by the URL or the URL appended. Else the system opener: `open` (macOS), `rundll32
+ * url.dll,FileProtocolHandler` (Windows: `cmd /c start` would split the URL at its `&`), `xdg-open` (elsewhere). Scripts and tests set BROWSER to a program that follows the
  * authorization server's redirect, so the browser step completes headlessly.
  */
 
@@ -23,7 +23,7 @@ export function browserCommands(url: string, env: Record<string, string | undefi
       });
   }
   if (platform === 'darwin') return [['open', url]];
-  if (platform === 'win32') return [['cmd', '/c', 'start', '""', url]];
+  if (platform === 'win32') return [['rundll32', 'url.dll,FileProtocolHandler', url]];
   return [['xdg-open', url]];
 }
 

@@ -8,7 +8,7 @@ describe('browserCommands', () => {
   it('uses the system opener without BROWSER', () => {
     assert.deepEqual(browserCommands(url, {}, 'linux'), [['xdg-open', url]]);
     assert.deepEqual(browserCommands(url, {}, 'darwin'), [['open', url]]);
-    assert.deepEqual(browserCommands(url, {}, 'win32'), [['cmd', '/c', 'start', '""', url]]);
+    assert.deepEqual(browserCommands(url, {}, 'win32'), [['rundll32', 'url.dll,FileProtocolHandler', url]]);
   });
 
   it('honours BROWSER: a list of command lines, %s replaced or the URL appended', () => {
