@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the test suites in order: unit, integration (node:test via tsx), then the extension-host suite
-// and the browser e2e when their tooling is available. Usage: node scripts/test.mjs [--only unit,integration]
+// Runs the test suites in order: unit, integration (node:test via tsx), the official MCP conformance
+// suite's client scenarios (scripts/test-conformance.mjs; installs its tools on first use), then the
+// extension-host suite and the browser e2e. Usage: node scripts/test.mjs [--only unit,integration,conformance,host,e2e]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -42,7 +43,7 @@ for (const suite of ['unit', 'integration']) {
   if (status !== 0) failed++;
 }
 
-for (const [suite, script] of [['host', 'scripts/test-host.mjs'], ['e2e', 'scripts/test-e2e.mjs']]) {
+for (const [suite, script] of [['conformance', 'scripts/test-conformance.mjs'], ['host', 'scripts/test-host.mjs'], ['e2e', 'scripts/test-e2e.mjs']]) {
   if (!want(suite) || !existsSync(join(root, script))) continue;
   console.log(`\n# ${suite}`);
   if (run(process.execPath, [join(root, script)]) !== 0) failed++;

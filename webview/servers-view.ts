@@ -3,7 +3,8 @@ import { codicon, h } from './dom';
 
 /**
  * MCP servers: each with its status and, when it is not ready, the reason (spawn error, exit code,
- * last stderr lines, timeout) in plain sight, its tool count and names, and Restart / Open log.
+ * last stderr lines, timeout) in plain sight, its tool count and names, and Restart / Open log, plus Sign in
+ * (an OAuth server that needs it) or Sign out (one signed in).
  */
 
 const STATUS_ICON: Record<ServerView['status'], string> = { starting: 'loading', ready: 'pass', error: 'error', stopped: 'circle-slash' };
@@ -40,7 +41,9 @@ export function renderServers(servers: readonly ServerView[] | undefined, post: 
         h(
           'div',
           { class: 'actions' },
+          s.auth === 'required' ? h('vscode-button', { icon: 'sign-in', on: { click: () => post({ type: 'signInServer', name: s.name }) } }, 'Sign in') : null,
           h('vscode-button', { secondary: true, icon: 'debug-restart', on: { click: () => post({ type: 'restartServer', name: s.name }) } }, 'Restart'),
+          s.auth === 'signed-in' ? h('vscode-button', { secondary: true, icon: 'sign-out', on: { click: () => post({ type: 'signOutServer', name: s.name }) } }, 'Sign out') : null,
           h('vscode-button', { secondary: true, icon: 'output', on: { click: () => post({ type: 'openServerLog', name: s.name }) } }, 'Open log'),
         ),
       ),

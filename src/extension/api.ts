@@ -35,6 +35,8 @@ export interface JevPanelApi {
   refresh(): Promise<void>;
   /** What the panel's grant toggle does (saves jevPanel.agents); rejects when the toggle cannot take effect. */
   toggleGrant(agent: string, grant: string, enabled: boolean): Promise<void>;
+  /** Authorization URLs that sign-ins opened with `vscode.env.openExternal` (host tests play the browser). */
+  authorizationUrls(): readonly string[];
   /** Inline inspection and commit gate: what the host tests read and steer. */
   inline: InlineGateApi;
 }

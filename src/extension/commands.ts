@@ -15,6 +15,7 @@ import { chatModelKey } from '../providers/vscode-lm/model';
 import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from '../tools/sample-step';
 import { VIEW_ID } from './view-provider';
 import { editorWording } from '../config/editor-wording';
+import { registerSignInCommands } from './mcp-client/sign-in-commands';
 
 /** What the commands need. Heavy parts (the runtime, mcp.json parsing) load on first use. */
 export interface CommandDeps {
@@ -43,6 +44,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, fn);
   return [
     ...registerServerLogs(core),
+    ...registerSignInCommands(core),
     reg('jevPanel.openPanel', () => vscode.commands.executeCommand(`${VIEW_ID}.focus`)),
     reg('jevPanel.openDecision', async (id?: unknown) => {
       let target = typeof id === 'string' ? id : undefined;

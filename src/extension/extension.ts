@@ -14,6 +14,7 @@ import { JevMcpDefinitions, MCP_PROVIDER_ID } from './mcp-definitions';
 import type { PanelActions } from './panel-connection';
 import { JevStatusBar } from './status-bar';
 import { JevViewProvider, VIEW_ID } from './view-provider';
+import { openedAuthorizationUrls } from './mcp-client/sign-in-commands';
 
 /** Name of the LogOutputChannel. */
 export const LOG_CHANNEL = 'Jev Control Panel';
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
     endpoint: () => core.loaded?.endpoint.info,
     startedServers: () => core.loaded?.servers.startedServers.slice() ?? [],
     statusBarText: () => statusBar.text,
+    authorizationUrls: () => openedAuthorizationUrls.slice(),
     call: async (tool, args, agent = 'panel') => {
       const runtime = await core.get();
       await runtime.ready;

@@ -123,6 +123,10 @@ export class PanelConnection implements vscode.Disposable {
         case 'restartServer':
           await this.runtime.restartServer(message.name);
           break;
+        case 'signInServer':
+        case 'signOutServer':
+          await vscode.commands.executeCommand(`jevPanel.${message.type}`, message.name);
+          break;
         case 'openServerLog':
           await this.actions.openServerLog(message.name);
           break;

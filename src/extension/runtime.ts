@@ -20,6 +20,7 @@ import { AgentsController } from './agents';
 import { BackendController } from './backend';
 import { API_KEY_SECRET } from './constants';
 import { EditorEndpoint } from './editor-endpoint';
+import { editorMcpClient } from './mcp-client/options';
 import { ServerSupervisor } from './server-supervisor';
 import { readSettings } from './settings';
 
@@ -58,9 +59,12 @@ export class JevRuntime implements vscode.Disposable {
     this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m), () => this.backend.secrets);
     this.feed = new FeedStore({ ledgerPath: () => this.ledgerPath() });
     this.backend = new BackendController({ context, log, ledger: this.ledger, onRecord: (r) => this.onRecord(r) }, readSettings());
+    const mcpClient = editorMcpClient(context);
+    this.disposables.push(mcpClient);
     this.servers = new ServerSupervisor({
       log,
       version,
+      client: mcpClient.options,
       service: this.service,
       changed: () => this.serversEmitter.fire(),
       toolsChanged: () => {

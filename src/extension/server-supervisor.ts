@@ -11,7 +11,8 @@ import type { ConfiguredServer } from '../config/panel-settings';
 import { invalidInput } from '../judgment/errors';
 import { SERVER_NAME } from '../mcp/identity';
 import type { ServerView } from '../panel/protocol';
-import type { McpConnection } from '../registry/connection';
+import type { ConnectionOptions, ConnectionStatus, McpConnection } from '../registry/connection';
+import type { SignInInteraction } from '../registry/oauth/sign-in';
 import { registerJudgmentTools } from '../registry/judgment-tools';
 import { ToolRegistry, type RegistryEvent } from '../registry/registry';
 import { markStart, renderServerLog, type LogMark } from '../registry/server-log';
@@ -28,6 +29,8 @@ export interface SupervisorDeps {
   changed(): void;
   /** A server's tool list changed (grants and the endpoint's tool set may follow). */
   toolsChanged(): void;
+  /** OAuth, elicitation and roots the editor's MCP client offers (mcp-client/options.ts). */
+  client: Pick<ConnectionOptions, 'oauth' | 'elicitation' | 'roots'>;
 }
 
 /** Owns the registry of configured MCP servers and their connections' lifecycle. */
@@ -42,6 +45,8 @@ export class ServerSupervisor {
   private configKey = '';
   /** Once true, servers of a rebuilt registry start too. */
   private wanted = false;
+  /** Servers already told to need a sign-in (one notification each), or being signed in to or out of. */
+  private readonly signInNoticed = new Set<string>();
 
   constructor(private readonly deps: SupervisorDeps) {}
 
@@ -59,7 +64,7 @@ export class ServerSupervisor {
     const folder = vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined;
     const registry = new ToolRegistry({
       servers: servers.map((s) => ({ name: s.name, config: s.config, source: 'config' as const })),
-      connection: { cwd: folder ?? homedir(), clientInfo: { name: SERVER_NAME, version: this.deps.version } },
+      connection: { cwd: folder ?? homedir(), clientInfo: { name: SERVER_NAME, version: this.deps.version }, ...this.deps.client },
       onEvent: (event) => this.onEvent(event),
     });
     registerJudgmentTools(registry, this.deps.service);
@@ -96,6 +101,34 @@ export class ServerSupervisor {
     this.deps.changed();
   }
 
+  /** Names of the configured servers that sign in with OAuth. */
+  oauthServers(): string[] {
+    return (this.current?.servers ?? []).filter((c) => c.usesOAuth).map((c) => c.name);
+  }
+
+  /** Signs in to server `name` (browser step through `interaction`). Throws INVALID_INPUT for an unknown name, Error without OAuth. */
+  async signIn(name: string, interaction: SignInInteraction): Promise<ConnectionStatus> {
+    const connection = this.current?.server(name);
+    if (!connection) throw invalidInput(`No MCP server named ${JSON.stringify(name)} is configured.`);
+    this.noteStarted(connection);
+    this.signInNoticed.add(name); // the user is signing in: no "needs sign-in" notice meanwhile
+    try {
+      return await connection.signIn(interaction);
+    } finally {
+      this.signInNoticed.delete(name);
+      this.deps.changed();
+    }
+  }
+
+  /** Forgets server `name`'s OAuth tokens and client. Throws INVALID_INPUT for an unknown name, Error without OAuth. */
+  async signOut(name: string): Promise<void> {
+    const connection = this.current?.server(name);
+    if (!connection) throw invalidInput(`No MCP server named ${JSON.stringify(name)} is configured.`);
+    this.signInNoticed.add(name); // signed out on purpose: "needs sign-in" is expected, not news
+    await connection.signOut();
+    this.deps.changed();
+  }
+
   /** Read-only log text of server `name`: its kept stderr lines, a header before each start attempt (undefined when unknown). */
   logText(name: string): string | undefined {
     const connection = this.current?.server(name);
@@ -116,6 +149,7 @@ export class ServerSupervisor {
         status: s.status.state === 'closed' || !started ? 'stopped' : s.status.state,
         ...(!started ? { reason: 'not started yet: servers start when the editor connects, or with Restart' } : s.status.reason ? { reason: s.status.reason } : {}),
         tools: s.tools,
+        ...(s.status.auth && started ? { auth: s.status.auth } : {}),
       };
     });
   }
@@ -141,6 +175,10 @@ export class ServerSupervisor {
           this.logMarks.set(connection, marks);
         }
         log.info(`MCP server ${event.server}: ${event.status.state}${event.status.reason ? ` (${event.status.reason})` : ''}`);
+        if (event.status.auth === 'required' && !this.signInNoticed.has(event.server)) {
+          this.signInNoticed.add(event.server);
+          void vscode.window.showWarningMessage(`Jev: MCP server "${event.server}" needs you to sign in.`, 'Sign In').then((c) => c && vscode.commands.executeCommand('jevPanel.signInServer', event.server));
+        }
         this.deps.changed();
         break;
       }

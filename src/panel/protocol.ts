@@ -58,6 +58,8 @@ export interface ServerView {
   /** Why it is in error (spawn error, exit code, last stderr lines, timeout). */
   reason?: string;
   tools: string[];
+  /** OAuth: `required` = needs a sign-in (Sign in), `signed-in` = tokens held (Sign out). */
+  auth?: 'required' | 'signed-in';
 }
 
 /** Effective permission of one agent on one tool, with the rule that decided it. */
@@ -101,6 +103,8 @@ export type WebviewToHost =
   | { type: 'getRecord'; id: string }
   | { type: 'openDecision'; id: string }
   | { type: 'restartServer'; name: string }
+  | { type: 'signInServer'; name: string }
+  | { type: 'signOutServer'; name: string }
   | { type: 'openServerLog'; name: string }
   | { type: 'toggleGrant'; agent: string; grant: string; enabled: boolean }
   | { type: 'runSampleStep' }

@@ -13,6 +13,8 @@ const schema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('getRecord'), id }),
   z.strictObject({ type: z.literal('openDecision'), id }),
   z.strictObject({ type: z.literal('restartServer'), name }),
+  z.strictObject({ type: z.literal('signInServer'), name }),
+  z.strictObject({ type: z.literal('signOutServer'), name }),
   z.strictObject({ type: z.literal('openServerLog'), name }),
   z.strictObject({ type: z.literal('toggleGrant'), agent: name, grant: z.string().min(1).max(300), enabled: z.boolean() }),
   z.strictObject({ type: z.literal('runSampleStep') }),

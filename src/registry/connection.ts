@@ -2,7 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { clientCapabilities, installClientFeatures, type ElicitationHandler, type RootsSource } from './client-features';
 import { ToolCallError } from './errors';
+import { finishSignIn, oauthProviderFor, retryAfterSignIn, signInAgain, withOAuth } from './oauth/connection-auth';
+import type { JevOAuthProvider } from './oauth/provider';
+import { AuthorizationRequiredError, type OAuthHost, type SignInInteraction } from './oauth/sign-in';
+import { listAllTools } from './list-tools';
 import { LineRing } from './ring';
 import { DEFAULT_CALL_TIMEOUT_MS, describeServerTarget, isHttpConfig, type ServerConfig } from './servers';
 import { clip, describeExit, endSessionOnStreamFault, killSessionChild, openStdioTransport, type Session } from './stdio-session';
@@ -33,6 +38,8 @@ export interface ConnectionStatus {
   nextRestartAt?: number;
   /** Child process id of a live stdio server. */
   pid?: number;
+  /** OAuth of an HTTP server: `required` = waiting for a sign-in (reason says how), `signed-in` = tokens held. */
+  auth?: 'required' | 'signed-in';
 }
 
 /** A tool as advertised by a server (tools/list). */
@@ -73,6 +80,12 @@ export interface ConnectionOptions {
   clientInfo?: { name: string; version: string };
   onStatus?: (connection: McpConnection) => void;
   onToolsChanged?: (connection: McpConnection) => void;
+  /** OAuth for HTTP servers (token store, browser step); absent: a 401 is an error. */
+  oauth?: OAuthHost;
+  /** Who answers a server's elicitation requests; absent: the capability is not declared. */
+  elicitation?: ElicitationHandler;
+  /** Roots announced to servers (and `roots/list_changed` on change); absent: not declared. */
+  roots?: RootsSource;
 }
 
 /** Per-call options. */
@@ -99,6 +112,8 @@ export class McpConnection {
   private refreshAgain = false;
   private readonly policy: RestartPolicy;
   private readonly ring: LineRing;
+  private readonly oauth?: JevOAuthProvider;
+  private readonly stopRoots?: () => void;
 
   constructor(
     readonly name: string,
@@ -107,11 +122,16 @@ export class McpConnection {
   ) {
     this.policy = { ...DEFAULT_RESTART, ...options.restart };
     this.ring = new LineRing(options.stderrLines ?? 200, options.stderrLineChars ?? 1_000);
+    if (isHttpConfig(config)) this.oauth = oauthProviderFor(name, config, options.oauth);
+    this.stopRoots = options.roots?.onDidChange(() => {
+      if (this.state.state === 'ready') void this.current?.client.sendRootsListChanged().catch(() => undefined);
+    });
   }
 
   /** Current status (a copy). */
   get status(): ConnectionStatus {
-    return { ...this.state, pid: this.current?.child?.pid ?? undefined };
+    const auth = this.oauth?.required ? 'required' : this.oauth?.signedIn ? 'signed-in' : undefined;
+    return { ...this.state, pid: this.current?.child?.pid ?? undefined, ...(auth ? { auth } : {}) };
   }
 
   /** `stdio` or `http`. */
@@ -204,8 +224,17 @@ export class McpConnection {
     let session: Session | undefined;
     try {
       session = this.createSession(gen);
-      await session.client.connect(session.transport, { timeout: startupTimeout });
-      const tools = await this.listAll(session.client, startupTimeout);
+      try {
+        await session.client.connect(session.transport, { timeout: startupTimeout });
+      } catch (err) {
+        // A browser sign-in opened during initialize: once it is done, a fresh session starts signed in.
+        if (!(await finishSignIn(this.oauth, session.transport))) throw err;
+        await this.dispose(session);
+        session = this.createSession(gen);
+        await session.client.connect(session.transport, { timeout: startupTimeout });
+      }
+      const live = session;
+      const tools = await retryAfterSignIn(this.oauth, live.transport, () => listAllTools(live.client, startupTimeout));
       if (gen !== this.gen || this.closing) {
         await this.dispose(session);
         return this.status;
@@ -221,18 +250,22 @@ export class McpConnection {
       if (gen !== this.gen || this.closing) return this.status;
       // A spawn error (ENOENT, EACCES…) will not heal by retrying: no restart loop for it.
       const spawnFailed = !session?.child && !isHttpConfig(this.config) && typeof (err as NodeJS.ErrnoException)?.code === 'string';
-      this.fail(this.startFailure(session, err, startupTimeout), spawnFailed);
+      // Waiting for a sign-in is not a fault a restart heals either.
+      this.fail(this.startFailure(session, err, startupTimeout), spawnFailed || err instanceof AuthorizationRequiredError);
     }
     return this.status;
   }
 
   private createSession(gen: number): Session {
-    const client = new Client(this.options.clientInfo ?? { name: 'jev-control-panel', version: '0.1.0' }, { capabilities: {} });
+    const features = { elicitation: this.options.elicitation, roots: this.options.roots };
+    const client = new Client(this.options.clientInfo ?? { name: 'jev-control-panel', version: '0.1.0' }, { capabilities: clientCapabilities(features) });
+    installClientFeatures(client, this.name, features);
     let transport: Transport;
     const session = { gen, client, stdoutLines: [], stdoutPartial: '', stderrMark: this.ring.total } as unknown as Session;
     if (isHttpConfig(this.config)) {
       transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: this.config.headers ? { headers: { ...this.config.headers } } : undefined,
+        ...(this.oauth ? { authProvider: this.oauth, fetch: this.oauth.fetch } : {}),
       });
     } else {
       transport = openStdioTransport(this.config, this.options.cwd, this.ring, session);
@@ -257,6 +290,7 @@ export class McpConnection {
 
   private startFailure(session: Session | undefined, err: unknown, startupTimeout: number): string {
     if (session?.fault) return session.fault;
+    if (err instanceof AuthorizationRequiredError) return err.message;
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
       const last = this.ring.tailSince(1, session?.stderrMark ?? 0);
       return `did not finish initialize within ${startupTimeout} ms` + (last.length ? `; last stderr: ${clip(last[0])}` : '');
@@ -292,27 +326,6 @@ export class McpConnection {
     this.restartTimer.unref();
   }
 
-  private async listAll(client: Client, timeout: number): Promise<RemoteTool[]> {
-    const out: RemoteTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const res = await client.listTools(cursor ? { cursor } : undefined, { timeout });
-      for (const t of res.tools) {
-        out.push({
-          name: t.name,
-          title: t.title ?? t.annotations?.title,
-          description: t.description ?? '',
-          inputSchema: t.inputSchema as Record<string, unknown>,
-          outputSchema: t.outputSchema as Record<string, unknown> | undefined,
-          annotations: t.annotations,
-        });
-      }
-      cursor = res.nextCursor;
-      if (!cursor) break;
-    }
-    return out;
-  }
-
   /** Re-lists the tools (on tools/list_changed); concurrent requests coalesce into one more listing. */
   async refreshTools(): Promise<void> {
     if (this.refreshing) {
@@ -325,7 +338,7 @@ export class McpConnection {
         const session = this.current;
         if (!session) return;
         try {
-          const tools = await this.listAll(session.client, this.options.startupTimeoutMs ?? 30_000);
+          const tools = await listAllTools(session.client, this.options.startupTimeoutMs ?? 30_000);
           if (session !== this.current) return;
           this.knownTools = tools;
           this.options.onToolsChanged?.(this);
@@ -356,9 +369,14 @@ export class McpConnection {
     }
     const timeout = opts.timeoutMs ?? this.timeoutMs;
     try {
-      return (await session.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: opts.signal })) as CallToolResult;
+      const call = () => session.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: opts.signal });
+      return (await retryAfterSignIn(this.oauth, session.transport, call)) as CallToolResult;
     } catch (err) {
       if (opts.signal?.aborted) throw new ToolCallError('cancelled', id, `The call to ${id} was cancelled.`, this.name, { cause: err });
+      if (err instanceof AuthorizationRequiredError) {
+        this.options.onStatus?.(this);
+        throw new ToolCallError('unavailable', id, `Server ${JSON.stringify(this.name)} ${err.message}.`, this.name, { cause: err });
+      }
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
         throw new ToolCallError('timeout', id, `${id} did not answer within ${timeout} ms (per-call timeout of server ${JSON.stringify(this.name)}).`, this.name, { cause: err });
       }
@@ -392,14 +410,32 @@ export class McpConnection {
     return session.disposed;
   }
 
+  /** True when the server is reached over HTTP with OAuth (sign-in and sign-out apply). */
+  get usesOAuth(): boolean {
+    return this.oauth !== undefined;
+  }
+
+  /** Signs in afresh now, the browser step through `interaction` (oauth/connection-auth.ts signInAgain). */
+  signIn(interaction: SignInInteraction): Promise<ConnectionStatus> {
+    return signInAgain(withOAuth(this.name, this.oauth), interaction, this.options.oauth, () => this.restart());
+  }
+
+  /** Forgets the server's stored OAuth records; a started connection restarts (→ `auth: 'required'`). Throws Error without OAuth. */
+  async signOut(): Promise<ConnectionStatus> {
+    await withOAuth(this.name, this.oauth).signOut();
+    return this.everStarted ? this.restart() : this.status;
+  }
+
   /** Closes the connection for good: cancels restarts and ends every session, killing its child. */
   async close(): Promise<void> {
     this.closing = true;
+    this.stopRoots?.();
     this.gen++;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.current = undefined;
     await Promise.all([...this.sessions].map((s) => this.dispose(s)));
+    await this.oauth?.close();
     this.state = { state: 'closed', since: Date.now(), restarts: this.state.restarts };
     this.options.onStatus?.(this);
   }

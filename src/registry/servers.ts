@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { configError, invalidInput } from '../judgment/errors';
+import { oauthSettingSchema, type OAuthSetting } from './oauth/config';
 import { describeIssue } from './zod-field';
 
 /**
@@ -29,6 +30,11 @@ export interface HttpServerConfig {
   url: string;
   headers?: Record<string, string>;
   timeoutMs?: number;
+  /**
+   * OAuth for this server (oauth/config.ts). Absent: sign-in is discovered when the server answers 401
+   * (unless `headers` carry an Authorization header, which then is the only credential); `false`: never.
+   */
+  oauth?: OAuthSetting;
 }
 
 /** One entry of `servers`: stdio when it has `command`, Streamable HTTP when it has `url`. */
@@ -83,6 +89,7 @@ const httpSchema = z.strictObject({
   }),
   headers: stringMap.optional(),
   timeoutMs: timeoutMs.optional(),
+  oauth: oauthSettingSchema.optional(),
 });
 
 /** Parses one server entry; `field` names it in errors (e.g. `servers.files`). Throws CONFIG_ERROR. */

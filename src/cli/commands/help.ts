@@ -26,6 +26,9 @@ Usage:
                                       for advisory mock verdicts); git commit --no-verify skips it
   jevcp doctor [--json]               configuration summary and one ping judgment
   jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
+  jevcp servers login|logout NAME [--config F] [--json]
+                                      sign in to an OAuth server in the browser (BROWSER honoured), or forget
+                                      its tokens (kept in JEV_OAUTH_DIR, default ~/.config/jevcp/oauth)
   jevcp ledger show [--last N] [--json] [--file F]
   jevcp ledger replay [--id ID|--last] [--auto-accept X] [--review-at Y] [--block-at Z] [--json] [--file F]
                                       recompute a recorded decision with other thresholds (no upstream call)
@@ -37,7 +40,8 @@ closes early (\`| head\`) is cut short quietly; the exit code is still the comma
 
 Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
 JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),
-JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE, JEV_HTTP_TOKEN (serve --http).
+JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE, JEV_HTTP_TOKEN (serve --http),
+JEV_OAUTH_DIR (OAuth tokens of MCP servers), BROWSER (the sign-in browser).
 JEV_GATE_FAIL_OPEN=1: when the judge fails, gate exits 0 with a warning instead of 3 (commits go through
 unjudged; the ledger still records the error). Default: fail-closed. JEV_GATE_OVERRIDE="reason": the commit
 hook lets a review or escalate verdict through, recorded as an override. JEV_STATE_DIR: where the hook's

@@ -1,22 +1,27 @@
+import { invalidInput } from '../../judgment/errors';
 import { decideGrant } from '../../registry/manifest';
 import { refOf, type ServerView } from '../../registry/registry';
 import { openRegistry } from '../../registry/setup';
 import { parseCommandArgs } from '../args';
-import { EXIT, type CliCommand } from '../io';
+import { EXIT, type CliCommand, type CliIO } from '../io';
+import { cliConnectionOptions } from '../mcp-client-options';
+import { cliSignInInteraction } from '../oauth-host';
 import { reportError, wantsJson } from '../report';
 import { safeText } from '../safe-text';
 
 /**
- * `jevcp servers [--config F] [--json]` (issue #3 "CLI"): starts every configured MCP server (config file
+ * `jevcp servers [--config F] [--json]`: starts every configured MCP server (config file
  * `.jev/config.json` or `--config`, then MCP_SERVERS / MCP_ORACLE), prints each one's status, reason and
  * tools, and each agent's effective tools, then shuts them all down.
  * Exit 0 when every server is ready (or none is configured), 3 when any is in error, 2 for bad config.
  * Warnings (env-gate oddities, grants matching no tool) go to stderr.
+ * `jevcp servers login NAME` / `logout NAME`: see signInCommand.
  */
 export const serversCommand: CliCommand = async (args, io) => {
   try {
-    const { values } = parseCommandArgs('servers', args, { config: { type: 'string' }, json: { type: 'boolean' } });
-    const opened = await openRegistry({ cwd: io.cwd, env: io.env, configPath: values.config });
+    const { values, positionals } = parseCommandArgs('servers', args, { config: { type: 'string' }, json: { type: 'boolean' } }, true);
+    if (positionals.length > 0) return await signInCommand(positionals, values, io);
+    const opened = await openRegistry({ cwd: io.cwd, env: io.env, configPath: values.config, connection: cliConnectionOptions(io) });
     const { registry, agents } = opened;
     try {
       const views = await registry.start();
@@ -57,9 +62,45 @@ export function formatServers(views: readonly ServerView[], configPath: string |
     const state = s.state === 'ready' ? `ready, ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}` : s.state;
     lines.push(`${v.name} [${v.transport}, ${v.source}] ${state} — ${v.target}`);
     if (s.reason) lines.push(`  reason: ${s.reason}`);
+    if (s.auth === 'signed-in') lines.push('  OAuth: signed in (jevcp servers logout ' + v.name + ' forgets the tokens)');
     if (s.nextRestartAt) lines.push(`  restart in ${Math.max(0, s.nextRestartAt - Date.now())} ms (restarts so far: ${s.restarts})`);
     if (v.tools.length) lines.push(`  tools: ${v.tools.join(', ')}`);
     lines.push(`  timeout per call: ${v.timeoutMs} ms`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `jevcp servers login NAME` signs in to an OAuth server: forgets its stored tokens, connects, and opens
+ * the authorization URL in the browser (BROWSER honoured; the URL is also printed) with a loopback
+ * redirect; tokens are kept in the CLI's token folder. `client_credentials` servers sign in without a
+ * browser. Exit 0 when the server is then ready. `jevcp servers logout NAME` forgets the server's tokens
+ * and registered client (nothing is sent to the server). Exit 2 for an unknown name or a server without OAuth.
+ */
+async function signInCommand(positionals: string[], values: { config?: string; json?: boolean }, io: CliIO): Promise<number> {
+  const [action, name, ...extra] = positionals;
+  if ((action !== 'login' && action !== 'logout') || !name || extra.length) {
+    throw invalidInput('servers: usage: jevcp servers [--config F] [--json], jevcp servers login NAME, jevcp servers logout NAME');
+  }
+  const opened = await openRegistry({ cwd: io.cwd, env: io.env, configPath: values.config, connection: cliConnectionOptions(io) });
+  const { registry } = opened;
+  try {
+    const connection = registry.server(name);
+    if (!connection) throw invalidInput(`servers ${action}: no server ${JSON.stringify(name)}; servers: ${registry.servers.map((c) => c.name).join(', ') || '(none)'}`);
+    if (!connection.usesOAuth) throw invalidInput(`servers ${action}: server ${JSON.stringify(name)} does not sign in with OAuth (a stdio server, an Authorization header of its own, or oauth: false)`);
+    const status = action === 'login' ? await connection.signIn(cliSignInInteraction(io)) : await connection.signOut();
+    const ok = action === 'logout' || status.state === 'ready';
+    if (values.json === true) {
+      io.stdout.write(`${JSON.stringify({ server: name, action, ok, status: { state: status.state, auth: status.auth ?? null, reason: status.reason ?? null } }, null, 2)}\n`);
+    } else if (action === 'logout') {
+      io.stdout.write(safeText(`Signed out of ${name}: its tokens and registered client are forgotten.\n`));
+    } else if (ok) {
+      io.stdout.write(safeText(`Signed in to ${name}: ready, ${connection.tools.length} tool${connection.tools.length === 1 ? '' : 's'}.\n`));
+    } else {
+      io.stderr.write(safeText(`jevcp: sign-in to ${name} failed: ${status.reason ?? status.state}\n`));
+    }
+    return ok ? EXIT.OK : EXIT.OPERATIONAL;
+  } finally {
+    await registry.shutdown();
+  }
 }

@@ -2,6 +2,7 @@ import { invalidInput } from '../../judgment/errors';
 import { execute, type ExecutionOutcome } from '../../registry/execute';
 import { prepare, type CandidateFacts, type CandidateRequest } from '../../registry/prepare';
 import { openRegistry } from '../../registry/setup';
+import { cliConnectionOptions } from '../mcp-client-options';
 import { parseCommandArgs } from '../args';
 import { formatDecision } from '../format';
 import { readJsonInput } from '../input';
@@ -60,7 +61,7 @@ interface StepOptions {
 
 /** Loads the agent and servers, prepares candidates, judges, and executes when asked and accepted. */
 async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<string, unknown>, values: StepOptions, io: CliIO): Promise<number> {
-  const opened = await openRegistry({ cwd: io.cwd, env: io.env, configPath: values.config });
+  const opened = await openRegistry({ cwd: io.cwd, env: io.env, configPath: values.config, connection: cliConnectionOptions(io) });
   const { registry } = opened;
   try {
     const agent = opened.agents.find((a) => a.name === values.agent);

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { WorkspaceRoots } from '../../../src/extension/mcp-client/workspace-roots';
 import { activateJev, exists, markerServer, provideDefinitions, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
 
 const markers = process.env.JEV_HOST_MARKER_DIR ?? '';
@@ -70,5 +71,15 @@ describe('untrusted workspace', () => {
       ['jev-control-panel', 'user'],
     );
     await resetSettings(api);
+  });
+
+  it('announces no roots to MCP servers while the workspace is untrusted', () => {
+    const roots = new WorkspaceRoots();
+    try {
+      assert.ok((vscode.workspace.workspaceFolders ?? []).length > 0);
+      assert.deepEqual(roots.roots(), []);
+    } finally {
+      roots.dispose();
+    }
   });
 });
