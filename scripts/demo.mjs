@@ -143,8 +143,9 @@ try {
   git(repo, 'add', 'src/parser.js', 'test/parser.test.js');
   writeFileSync(join(repo, '.git', 'COMMIT_EDITMSG'), MESSAGE);
   console.log(`(throwaway repository with one staged change:)\n${git(repo, 'diff', '--cached', '--stat').trimEnd()}\n`);
+  // Without a backend the gate never blocks or passes on the mock's word: --allow-mock makes its verdict advisory.
   gate = jevcp(
-    ['gate', '--staged', '--message-file', join('.git', 'COMMIT_EDITMSG'), '--evidence-cmd', 'node --test test/parser.test.js'],
+    ['gate', '--staged', '--message-file', join('.git', 'COMMIT_EDITMSG'), '--evidence-cmd', 'node --test test/parser.test.js', ...(configured ? [] : ['--allow-mock'])],
     repo,
   );
 } finally {
@@ -153,7 +154,7 @@ try {
 
 banner('Summary');
 console.log(`jevcp step exit code ${step.code} (0 = a decision was made)`);
-console.log(`jevcp gate exit code ${gate.code} (0 = passed, 1 = not passed: review or escalate, 2 = invalid input, 3 = provider failure)`);
+console.log(`jevcp gate exit code ${gate.code} (0 = passed, or an advisory mock verdict; 1 = not passed: review or escalate; 2 = invalid input or no backend; 3 = provider failure)`);
 const models = [...new Set([step.model, gate.model].filter(Boolean))];
 const answered = [step.model, gate.model].filter(Boolean).length;
 const which = answered === 2 ? 'Both decisions' : answered === 1 ? 'The one decision made' : undefined;

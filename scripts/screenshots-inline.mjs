@@ -154,7 +154,7 @@ try {
     const button = page.locator('.action-label[aria-label="Gate Staged Changes"], .action-label[title="Gate Staged Changes"]').first();
     if (await button.count()) await button.click();
     else await quickPick(page, '>', 'Jev: Gate Staged Changes', say);
-    await page.locator('.notification-toast', { hasText: 'Jev gate:' }).first().waitFor({ timeout: 120_000 });
+    await page.locator('.notification-toast', { hasText: 'Jev gate' }).first().waitFor({ timeout: 120_000 });
     await page.waitForTimeout(800);
     await page.screenshot({ path: path.join(out, 'gate-verdict.png') });
   });

@@ -81,7 +81,7 @@ export function renderDetail(o: DetailOptions): HTMLElement {
     typeof result.handoff === 'string' ? badge('handoff', result.handoff) : null,
     typeof result.action === 'string' ? badge('action', result.action) : null,
     r.error ? badge('error', r.error.code, r.error.message) : null,
-    r.kind === 'execution' ? badge('kind', 'execution') : null,
+    r.kind !== 'decision' ? badge('kind', r.kind) : null,
     mock ? h('span', { class: 'badge badge-mock', title: 'Answered by the mock judge: heuristics, not a model.' }, codicon('warning'), ' mock judge') : null,
   );
   const when = new Date(r.time);
@@ -100,10 +100,10 @@ export function renderDetail(o: DetailOptions): HTMLElement {
     h(
       'div',
       { class: 'detail-meta muted' },
-      `${Number.isNaN(when.getTime()) ? r.time : when.toLocaleString()} · agent ${r.agent} · ${r.provider}` +
+      `${Number.isNaN(when.getTime()) ? r.time : when.toLocaleString()} · agent ${r.agent}${r.source ? ` (${r.source})` : ''} · ${r.provider}` +
         `${typeof result.model === 'string' ? ` · ${result.model}` : r.response ? ` · ${r.response.model}` : ''} · ${Math.round(r.latency_ms)} ms`,
     ),
-    h('div', { class: 'detail-id muted' }, 'id ', h('code', null, r.id), r.decision_id ? [' · executes decision ', h('code', null, r.decision_id)] : null),
+    h('div', { class: 'detail-id muted' }, 'id ', h('code', null, r.id), r.decision_id ? [r.kind === 'override' ? ' · overrides decision ' : ' · executes decision ', h('code', null, r.decision_id)] : null),
     badges,
   );
 

@@ -14,7 +14,7 @@ export interface FeedFilters {
   tool: string;
   agent: string;
   action: string;
-  /** Case-insensitive substring over id, tool, agent, handoff, action, reason, error and model. */
+  /** Case-insensitive substring over id, tool, agent, source, handoff, action, reason, error and model. */
   text: string;
 }
 
@@ -98,7 +98,7 @@ export function rowMatches(row: FeedRow, filters: FeedFilters, needle = filters.
   if (filters.agent && row.agent !== filters.agent) return false;
   if (filters.action && rowActionClass(row) !== filters.action) return false;
   if (!needle) return true;
-  for (const v of [row.id, row.tool, row.agent, row.handoff, row.action, row.topReason, row.error, row.model]) {
+  for (const v of [row.id, row.tool, row.agent, row.source, row.handoff, row.action, row.topReason, row.error, row.model]) {
     if (v && v.toLowerCase().includes(needle)) return true;
   }
   return false;

@@ -219,7 +219,7 @@ export class FeedView {
       h(
         'div',
         { class: 'row-line row-sub' },
-        h('span', { class: 'row-agent' }, r.agent),
+        h('span', { class: 'row-agent', title: r.source ? `from ${r.source}` : undefined }, r.source ? `${r.agent} · ${r.source}` : r.agent),
         h('span', { class: { 'row-reason': true, 'row-error': !!r.error } }, reason ?? ''),
         h('span', { class: 'row-time' }, clock(r.time)),
       ),

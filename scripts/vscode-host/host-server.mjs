@@ -56,13 +56,15 @@ export async function startHost({ trust = false, env = {}, settings = {}, keepSt
   const port = await freePort();
   // Short path: VS Code's IPC sockets live under TMPDIR and a socket path must stay under 108 bytes.
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'jevh-'));
-  for (const d of ['user-data/User', 'extensions', 'xdg-config', 'xdg-data', 'tmp']) fs.mkdirSync(path.join(stateDir, d), { recursive: true });
+  for (const d of ['user-data/User', 'extensions', 'xdg-config', 'xdg-data', 'xdg-state', 'tmp']) fs.mkdirSync(path.join(stateDir, d), { recursive: true });
   fs.writeFileSync(path.join(stateDir, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   fs.writeFileSync(path.join(stateDir, 'user-data/User/settings.json'), JSON.stringify(userSettings(trust, settings), null, 2));
   const childEnv = {
     ...process.env,
     XDG_CONFIG_HOME: path.join(stateDir, 'xdg-config'),
     XDG_DATA_HOME: path.join(stateDir, 'xdg-data'),
+    // Jev's commit-hook state (launcher, editor channel, approvals) stays inside this run.
+    XDG_STATE_HOME: path.join(stateDir, 'xdg-state'),
     TMPDIR: path.join(stateDir, 'tmp'),
     ...env,
   };

@@ -68,6 +68,11 @@ export class BackendController {
     return this.current.settings;
   }
 
+  /** The provider choice now (the commit hook asks whether the judge is real or the mock). */
+  get choice(): ProviderChoice {
+    return this.current.choice;
+  }
+
   /** The API key as a redaction list: a new list (by identity) whenever the key changes. */
   get secrets(): readonly string[] {
     return this.secretList;

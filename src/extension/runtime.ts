@@ -154,6 +154,11 @@ export class JevRuntime implements vscode.Disposable {
     if (record.kind === 'decision' && record.provider !== 'mock') this.statusEmitter.fire(); // spend moved
   }
 
+  /** Appends a record made outside the service (an override of the commit gate) to the ledger and the feed. */
+  recordOutside(record: DecisionRecord): Promise<void> {
+    return this.recordExecution(record);
+  }
+
   private async recordExecution(record: DecisionRecord): Promise<void> {
     try {
       await this.ledger.append(record);

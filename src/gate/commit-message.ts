@@ -1,3 +1,5 @@
+import { cleanupMessage, EDITED_MESSAGE_RULES, type MessageRules } from './message-rules';
+
 /** A commit message as the gate reads it. */
 export interface CommitMessage {
   /** First non-blank line ('' when none). */
@@ -8,21 +10,15 @@ export interface CommitMessage {
   bullets: string[];
 }
 
-/** The line git places above the verbose diff in a commit message file; everything below it is dropped. */
-const SCISSORS = /^# -+ >8 -+$/;
-
 /**
- * Parses commit message text the way git's default cleanup would leave it: comment lines (`#`) are
- * removed, and everything after the scissors line (`git commit -v`) is ignored. Bullet lines become
- * candidate claims.
+ * Parses commit message text as git will commit it (message-rules.ts `cleanupMessage`: nothing below the
+ * scissors line, comments dropped only when `rules` say git drops them). Default rules: an edited message
+ * with `#` comments. Bullet lines become candidate claims.
  */
-export function parseCommitMessage(text: string): CommitMessage {
-  const kept: string[] = [];
-  for (const raw of text.replace(/\r\n?/g, '\n').split('\n')) {
-    if (SCISSORS.test(raw)) break;
-    if (raw.startsWith('#')) continue;
-    kept.push(raw.replace(/\s+$/, ''));
-  }
+export function parseCommitMessage(text: string, rules: MessageRules = EDITED_MESSAGE_RULES): CommitMessage {
+  const kept = cleanupMessage(text.replace(/\r\n?/g, '\n'), rules)
+    .split('\n')
+    .map((l) => l.replace(/\s+$/, ''));
   const first = kept.findIndex((l) => l.trim() !== '');
   if (first < 0) return { subject: '', body: '', bullets: [] };
   const subject = kept[first]!.trim();

@@ -1,6 +1,6 @@
 /**
  * The one jev_gate request, built the same way for `jevcp gate` (and so the commit-msg hook) and the
- * editor's "Gate Staged Changes": request = the commit message with comments stripped as git would;
+ * editor's "Gate Staged Changes": request = the commit message as git will commit it (message-rules.ts);
  * claims = the given ones plus the message's bullet lines, else the subject line (with a note); diff =
  * the staged diff, cut to jev_gate's field limit when huge so the budget's coverage is reported instead of
  * a refusal; evidence = a stat of that diff plus the evidence command's output. A face only supplies its
@@ -9,6 +9,7 @@
 import { invalidInput } from '../judgment/errors';
 import { chooseClaims } from './claims';
 import { messageText, parseCommitMessage, type CommitMessage } from './commit-message';
+import { EDITED_MESSAGE_RULES, resolveComment, type MessageRules } from './message-rules';
 import { capStagedDiff } from './diff-cap';
 import { diffStat } from './diff-stat';
 import { evidenceText, type EvidenceRun } from './evidence-command';
@@ -33,8 +34,12 @@ export interface GateWording {
 export interface GateParts {
   /** The commit message as written (a message file, the SCM input box); undefined when none was given. */
   message?: string;
-  /** The staged diff (`git diff --cached`, see git.ts `stagedDiff`). */
+  /** How git cleans that message (message-rules.ts); default: an edited message with `#` comments. */
+  messageRules?: MessageRules;
+  /** The staged diff (`git diff --cached`, see git.ts `stagedDiff`), or a range's diff. */
   diff: string;
+  /** What the diff is, heading its stat in the evidence (default `staged files`). */
+  diffLabel?: string;
   /** Claims given besides the message's bullet lines (`--claim` values, or typed in the editor). */
   claims?: readonly string[];
   /** The evidence command's run, when one is configured. */
@@ -65,14 +70,16 @@ export interface GateRequest {
 }
 
 /**
- * The commit message as the gate reads it. Throws JevError INVALID_INPUT when it is empty (only blank or
- * `#` lines): the message is what the diff is judged against, and git aborts an empty message only after
- * the commit-msg hook ran, so the hook does see one. Faces call this before running anything costly.
+ * The commit message as the gate reads it (as git will commit it, under `rules`). Throws JevError
+ * INVALID_INPUT when it is empty (only blank or comment lines): the message is what the diff is judged
+ * against, and git aborts an empty message only after the commit-msg hook ran, so the hook does see one.
+ * Faces call this before running anything costly.
  */
-export function readGateMessage(text: string, wording: GateWording): CommitMessage {
-  const message = parseCommitMessage(text);
+export function readGateMessage(text: string, wording: GateWording, rules: MessageRules = EDITED_MESSAGE_RULES): CommitMessage {
+  const message = parseCommitMessage(text, rules);
   if (message.subject === '') {
-    throw invalidInput(`${wording.errorPrefix}the commit message ${wording.messageSource} is empty (only blank or # comment lines); ${wording.emptyMessageRemedy}.`);
+    const what = rules.cleanup === 'strip' ? `only blank or ${resolveComment(text, rules.comment)} comment lines` : 'only blank lines';
+    throw invalidInput(`${wording.errorPrefix}the commit message ${wording.messageSource} is empty (${what}); ${wording.emptyMessageRemedy}.`);
   }
   return message;
 }
@@ -90,8 +97,8 @@ export interface GateSubject {
  * or when there is neither a message nor a claim: a generic claim nobody made is never judged in their
  * place. Cheap: faces call it before running the evidence command, and `buildGateRequest` calls it again.
  */
-export function gateSubject(parts: Pick<GateParts, 'message' | 'claims'>, wording: GateWording): GateSubject {
-  const message = parts.message === undefined ? undefined : readGateMessage(parts.message, wording);
+export function gateSubject(parts: Pick<GateParts, 'message' | 'messageRules' | 'claims'>, wording: GateWording): GateSubject {
+  const message = parts.message === undefined ? undefined : readGateMessage(parts.message, wording, parts.messageRules);
   const { claims, subjectAsClaim } = chooseClaims(parts.claims ?? [], message);
   if (claims.length === 0) {
     throw invalidInput(`${wording.errorPrefix}nothing to judge the staged diff against: give a commit message (${wording.messageOption}) or a claim (${wording.claimOption}).`);
@@ -113,7 +120,7 @@ export function buildGateRequest(parts: GateParts, wording: GateWording): GateRe
       `the staged diff has ${capped.originalChars} characters; only the first ${capped.diff.length} are sent and the judge's budget covers fewer, so coverage is incomplete and the gate cannot pass automatically`,
     );
   }
-  const evidence = [{ id: 'diff-stat', text: `staged files (from the diff)\n${diffStat(parts.diff)}` }];
+  const evidence = [{ id: 'diff-stat', text: `${parts.diffLabel ?? 'staged files'} (from the diff)\n${diffStat(parts.diff)}` }];
   let tests: string | undefined;
   const run = parts.evidence;
   if (run) {

@@ -2,7 +2,7 @@ import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { dirname } from 'node:path';
 import { configError } from '../judgment/errors';
 import { redactSecrets, REDACTED, usableSecrets } from '../judgment/redact';
-import type { DecisionRecord } from './record';
+import { RECORD_KINDS, type DecisionRecord, type RecordKind } from './record';
 import type { LedgerSink } from './sink';
 
 /** Options of `JsonlLedger.open`. */
@@ -181,13 +181,13 @@ export function parseLedger(text: string): LedgerContents {
   return { records, skipped };
 }
 
-/** Structural check of a parsed line: a version-1 decision or execution record. */
+/** Structural check of a parsed line: a version-1 record of one of RECORD_KINDS. */
 export function isDecisionRecord(value: unknown): value is DecisionRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const r = value as Record<string, unknown>;
   return (
     r.v === 1 &&
-    (r.kind === 'decision' || r.kind === 'execution') &&
+    RECORD_KINDS.includes(r.kind as RecordKind) &&
     typeof r.id === 'string' &&
     typeof r.tool === 'string' &&
     typeof r.time === 'string' &&

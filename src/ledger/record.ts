@@ -10,6 +10,10 @@ export interface RecordedExchange {
   truncated: boolean;
 }
 
+/** The kinds of ledger record. */
+export type RecordKind = 'decision' | 'execution' | 'override';
+export const RECORD_KINDS: readonly RecordKind[] = ['decision', 'execution', 'override'];
+
 /**
  * One line of the decision ledger (JSONL): everything needed to show, explain and replay one tool call.
  * Never contains the API key or request headers.
@@ -17,8 +21,11 @@ export interface RecordedExchange {
 export interface DecisionRecord {
   /** Schema version of this record shape. */
   v: 1;
-  /** 'decision' for a judgment tool call; 'execution' for a registry call run on an accepted decision. */
-  kind: 'decision' | 'execution';
+  /**
+   * 'decision' for a judgment tool call; 'execution' for a registry call run on an accepted decision;
+   * 'override' for a person letting a commit through that the gate did not pass (never an approval).
+   */
+  kind: RecordKind;
   /** Unique id (UUID). */
   id: string;
   /** ISO 8601 UTC time the call ended. */
@@ -45,6 +52,8 @@ export interface DecisionRecord {
   error?: JevErrorDetails;
   /** Wall time of the call, ms. */
   latency_ms: number;
-  /** For an execution record: the decision it executed. */
+  /** For an execution or override record: the decision it executed or overrode. */
   decision_id?: string;
+  /** Where the call came from, in words (e.g. `commit hook, terminal`); absent when it is the agent itself. */
+  source?: string;
 }

@@ -7,7 +7,7 @@
  * Order of checks per request: path → Host → Origin (403) → token (401) → method → session. A request that
  * fails a check never reaches the MCP server.
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -15,6 +15,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { configError } from '../judgment/errors';
+import { bearerMatches, readBody } from './loopback-http';
 
 /** Request path of the endpoint. */
 export const ENDPOINT_PATH = '/mcp';
@@ -233,35 +234,6 @@ async function closeSession(session: Session): Promise<void> {
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
-}
-
-/** Constant-time comparison of `Authorization: Bearer <token>`. */
-function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (!m) return false;
-  const given = Buffer.from(m[1]!);
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        // Stop buffering but drain the rest, so the 413 answer can still be written.
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new Error('too large'));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string): void {

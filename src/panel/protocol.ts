@@ -3,7 +3,7 @@
  * editor panel). Host-independent: no `vscode` import, so the webview bundle and tests can use it.
  * The host is the source of truth; the webview asks for a snapshot on `ready` and after becoming visible.
  */
-import type { DecisionRecord } from '../ledger/record';
+import type { DecisionRecord, RecordKind } from '../ledger/record';
 
 /** The record and judgment types the panel messages carry, for the webview (which imports only src/panel, src/policy, src/tools). */
 export type { DecisionRecord, RecordedExchange } from '../ledger/record';
@@ -26,8 +26,10 @@ export interface FeedRow {
   /** Error code when the call failed. */
   error?: string;
   model?: string;
-  /** 'decision' or 'execution'. */
-  kind: 'decision' | 'execution';
+  /** 'decision', 'execution' or 'override'. */
+  kind: RecordKind;
+  /** Where the call came from (e.g. `commit hook, terminal`), when not the agent itself. */
+  source?: string;
 }
 
 /** Backend status line of the panel. */
@@ -124,5 +126,6 @@ export function feedRowOf(record: DecisionRecord): FeedRow {
     error: record.error?.code,
     model: typeof result.model === 'string' ? result.model : record.response?.model,
     kind: record.kind,
+    ...(record.source ? { source: record.source } : {}),
   };
 }

@@ -2,6 +2,7 @@
  * Health of the live judgment backend, from the outcomes of its last calls (a dead backend must not show a
  * green check just because its configuration looks valid). Pure.
  */
+import type { RecordKind } from '../ledger/record';
 /** Error codes that mean the backend (provider, network, configuration) failed, not the caller's input. */
 export const BACKEND_FAILURE_CODES: ReadonlySet<string> = new Set(['API_ERROR', 'TIMEOUT', 'CONFIG_ERROR', 'INVALID_RESPONSE']);
 
@@ -24,7 +25,7 @@ export class BackendHealth {
   }
 
   /** Takes in one ledger record (DecisionRecord: kind and error); returns true when the health changed. */
-  observe(record: { kind: 'decision' | 'execution'; error?: { code: string; message: string } }): boolean {
+  observe(record: { kind: RecordKind; error?: { code: string; message: string } }): boolean {
     if (record.kind !== 'decision') return false;
     const before = this.last;
     if (!record.error) this.last = undefined;

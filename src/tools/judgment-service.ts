@@ -38,6 +38,8 @@ export interface CallOptions {
   floors?: Floors;
   /** Overrides the provider for this call (replay). */
   provider?: JudgmentProvider;
+  /** Where the call came from, in words (e.g. `commit hook, terminal`), kept in the record. */
+  source?: string;
 }
 
 /** Result of one tool call: the structured result or a classified error, plus its ledger record. */
@@ -131,6 +133,7 @@ export class JudgmentService {
       thresholds: floors,
       latency_ms: Date.now() - started,
       ...(outcome.ok ? { result: outcome.result } : { error: outcome.error.toJSON() }),
+      ...(opts.source ? { source: opts.source } : {}),
     };
     if (this.options.ledger) {
       try {

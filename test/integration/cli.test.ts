@@ -249,8 +249,8 @@ describe('jevcp gate --staged (real git repositories)', () => {
     const port = await closedPort();
     const r = await jevcp(['gate', '--staged', '--claim', 'x works'], { cwd: repo, env: cleanEnv({ JEV_BASE_URL: `http://127.0.0.1:${port}`, JEV_TIMEOUT_MS: '3000' }) });
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /gate failed closed: (API_ERROR|TIMEOUT)/);
-    assert.doesNotMatch(r.stdout, /passed/);
+    assert.match(r.stdout, /^jev gate: NOT passed — the judge failed \((API_ERROR|TIMEOUT): /);
+    assert.doesNotMatch(r.stdout, / passed \(/);
   });
 
   it('an invalid configuration exits 2 before git or the evidence command run', async () => {

@@ -1,115 +1,36 @@
 /**
- * The commit-msg hook end to end in real temporary git repositories: `jevcp hook install|uninstall`
- * (existing hooks chained and restored byte-identical, core.hooksPath relative and absolute), then real
- * `git commit`s running the hook, which runs `node dist/cli.js gate` against the fake System One server in
- * this process (so every git call that may run the hook is an async spawn).
- * Git never reads the machine's configuration here: GIT_CONFIG_GLOBAL points at a file of the test's own,
- * GIT_CONFIG_NOSYSTEM=1, HOME is the temporary directory, and inherited GIT_* variables are dropped.
+ * The commit-msg hook end to end in real temporary git repositories (git-sandbox.ts): `jevcp hook
+ * install|uninstall` (existing hooks chained and restored byte-identical, core.hooksPath relative and
+ * absolute), then real `git commit`s running the hook, which runs `node dist/cli.js gate --hook` against
+ * the fake System One server in this process.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CHAINED_NAME, HOOK_MARKER } from '../../src/gate/hook/script';
-import { answerAll, noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { CLI, cleanEnv, ensureBuilt } from './mcp-fixtures';
+import type { FakeSystemOne } from '../helpers/fake-systemone';
+import { closedPort, GitSandbox, type Run } from './git-sandbox';
+import { CLI } from './mcp-fixtures';
 
-const KEY = 'sk-hook-test-secret-5e1a';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+let sb: GitSandbox;
 let dir: string;
 let fake: FakeSystemOne;
 
-/** Environment of every git and jevcp process: no JEV_*, no GIT_*, our own git config, fake upstream. */
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  const base = cleanEnv();
-  for (const k of Object.keys(base)) if (k.startsWith('GIT_')) delete base[k];
-  return {
-    ...base,
-    HOME: dir,
-    GIT_CONFIG_GLOBAL: join(dir, 'gitconfig'),
-    GIT_CONFIG_NOSYSTEM: '1',
-    JEV_BASE_URL: fake.url,
-    JEV_API_KEY: KEY,
-    JEV_TIMEOUT_MS: '5000',
-    ...extra,
-  };
-}
-
-function run(cmd: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const jevcp = (cwd: string, args: string[], extraEnv: Record<string, string> = {}) => run(process.execPath, [CLI, ...args], cwd, extraEnv);
-/** `git commit …` (async: the hook's gate talks to the fake server in this process). */
-const commit = (cwd: string, args: string[], extraEnv: Record<string, string> = {}) => run('git', ['commit', ...args], cwd, extraEnv);
-
-/** Synchronous git for setup steps that never run the commit-msg hook. */
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', args, { cwd, env: env(), encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-let repoCount = 0;
-/** A fresh repository (no commit yet unless `initial`), with src/parse.js. */
-function makeRepo(initial = true): string {
-  const repo = join(dir, `repo-${++repoCount}`);
-  mkdirSync(join(repo, 'src'), { recursive: true });
-  writeFileSync(join(repo, 'src', 'parse.js'), 'export const parse = (s) => s.split(",");\n');
-  git(repo, 'init', '-q');
-  if (initial) {
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-q', '--no-verify', '-m', 'init');
-  }
-  return repo;
-}
+const run = (cmd: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> => sb.run(cmd, args, cwd, sb.env(extraEnv));
+const jevcp = (cwd: string, args: string[], extraEnv: Record<string, string> = {}) => sb.jevcp(cwd, args, extraEnv);
+const commit = (cwd: string, args: string[], extraEnv: Record<string, string> = {}) => sb.commit(cwd, args, extraEnv);
+const git = (cwd: string, ...args: string[]) => sb.git(cwd, ...args);
+const makeRepo = (initial = true) => sb.makeRepo(initial);
+const head = (repo: string) => sb.head(repo);
+const commitCount = (repo: string) => sb.commitCount(repo);
+const approve = () => sb.approve();
+const disapprove = () => sb.disapprove();
 
 /** Stages a small real change. */
 function stageChange(repo: string): void {
   writeFileSync(join(repo, 'src', 'parse.js'), 'export const parse = (s) => (s === "" ? [] : s.split(","));\n');
   git(repo, 'add', 'src/parse.js');
-}
-
-const head = (repo: string) => spawnSync('git', ['log', '-1', '--format=%s'], { cwd: repo, env: env(), encoding: 'utf8' }).stdout.trim();
-const commitCount = (repo: string) => {
-  const r = spawnSync('git', ['rev-list', '--count', 'HEAD'], { cwd: repo, env: env(), encoding: 'utf8' });
-  return r.status === 0 ? Number(r.stdout.trim()) : 0;
-};
-
-/** Answers that make jev_gate pass (top review levels, low test gap and blast radius, claims verified). */
-const PASSING = {
-  test_gap: score(3, [0.9, 0.05, 0.05]),
-  blast_radius: score(3, [0.9, 0.05, 0.05]),
-  safe_to_apply: noul(0.95),
-};
-const approve = () => fake.setAnswerer((req) => answerAll(req.body.questions, PASSING));
-/** The fake's default answers rate test gap and blast radius at the top level → review/escalate. */
-const disapprove = () => fake.setAnswerer((req) => answerAll(req.body.questions));
-
-/** A port on 127.0.0.1 with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** A previous hook that records how it was called (name it saw as $0 and its message file) and can fail. */
@@ -118,15 +39,11 @@ const OLD_HOOK = '#!/bin/sh\n# team hook\necho "old-hook $(basename "$0") $(head
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 before(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'jevcp-hook-'));
-  writeFileSync(join(dir, 'gitconfig'), '[user]\n\tname = hook test\n\temail = hook@example.invalid\n[commit]\n\tgpgsign = false\n[init]\n\tdefaultBranch = main\n');
-  fake = await startFakeSystemOne();
+  sb = await GitSandbox.open('jevcp-hook-');
+  dir = sb.dir;
+  fake = sb.fake;
 });
-after(async () => {
-  await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => sb?.close());
 
 describe('jevcp hook install / uninstall', () => {
   it('chains an existing hook (both run, the old one first under its own name; its failure fails the commit) and uninstall restores it byte-identical', async () => {
@@ -241,11 +158,15 @@ describe('jevcp hook install / uninstall', () => {
     assert.equal(mode(join(hooks, 'commit-msg')), 0o755);
   });
 
-  it('honours an absolute core.hooksPath, creating the directory and removing it again on uninstall', async () => {
+  it('honours an absolute core.hooksPath outside the repository only when confirmed (--shared), creating the directory and removing it again on uninstall', async () => {
     const repo = makeRepo();
     const hooks = join(dir, 'central-hooks', 'repo');
     git(repo, 'config', 'core.hooksPath', hooks);
-    const installed = await jevcp(repo, ['hook', 'install', '--repo', '.']);
+    const refused = await jevcp(repo, ['hook', 'install', '--repo', '.']);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /the hooks directory \S+central-hooks\/repo is outside this repository \(core\.hooksPath in .*\), so other repositories may use it too.*--shared/);
+    assert.equal(existsSync(hooks), false, 'nothing was written');
+    const installed = await jevcp(repo, ['hook', 'install', '--repo', '.', '--shared']);
     assert.equal(installed.code, 0, installed.stderr);
     assert.ok(existsSync(join(hooks, 'commit-msg')));
     assert.doesNotMatch(installed.stderr, /inside the work tree/);
@@ -254,7 +175,7 @@ describe('jevcp hook install / uninstall', () => {
     stageChange(repo);
     const blocked = await commit(repo, ['-m', 'Handle empty input']);
     assert.notEqual(blocked.code, 0, 'the hook in core.hooksPath ran and blocked');
-    assert.match(blocked.stderr, /gate: NOT passed/);
+    assert.match(blocked.stderr, /^jev gate: NOT passed/);
 
     assert.equal((await jevcp(repo, ['hook', 'uninstall'])).code, 0);
     assert.equal(existsSync(hooks), false, 'the directory the install created is gone');
@@ -301,10 +222,14 @@ describe('commits through the hook', () => {
     assert.notEqual(blocked.code, 0);
     assert.equal(fake.count(), before + 1);
     assert.deepEqual(fake.requests.at(-1)!.body.state.claims, ['parse("") returns an empty array']);
+    // The first line is the verdict and its top reason: what the editor's Source Control error shows.
+    assert.match(blocked.stderr.split('\n')[0]!, /^jev gate: NOT passed \((review|escalate)\) — the diff review (escalated|wants a person to look) \(.*\) · claims \d\/1 verified$/);
+    assert.match(blocked.stderr, /^ {2}judged by {3}the CLI configuration \(systemone at http:\/\/127\.0\.0\.1:\d+/m);
     assert.match(blocked.stderr, /^jev_gate — model jev-test-1$/m);
     assert.match(blocked.stderr, /^ {2}action +(review|escalate)$/m);
-    assert.match(blocked.stderr, /^ {2}reasons +review_required/m);
-    assert.match(blocked.stderr, /gate: NOT passed .*--no-verify/);
+    assert.match(blocked.stderr, /^ {2}reasons +review_/m);
+    assert.match(blocked.stderr, /^ {2}to commit anyway: JEV_GATE_OVERRIDE="why" git commit … \(recorded as an override\), or git commit --no-verify/m);
+    assert.match(blocked.stderr, /jevcp: note: no editor with Jev is open on this repository; judged with the CLI configuration\./);
     assert.equal(commitCount(repo), 1);
 
     // The hook's own exit code is the gate's: 1 = not passed.
@@ -335,13 +260,13 @@ describe('commits through the hook', () => {
 
     const gate = await jevcp(repo, ['gate', '--staged', '--message-file', join(dir, 'MSG-down')], down);
     assert.equal(gate.code, 3, gate.stderr);
-    assert.match(gate.stderr, /gate failed closed: (API_ERROR|TIMEOUT)/);
+    assert.match(gate.stdout, /^jev gate: NOT passed — the judge failed \((API_ERROR|TIMEOUT): .*\); nothing was approved$/m);
     const hook = await run(join(repo, '.git', 'hooks', 'commit-msg'), [join(dir, 'MSG-down')], repo, down);
     assert.equal(hook.code, 3, 'the hook exits with the gate code');
 
     const blocked = await commit(repo, ['-m', 'Add id'], down);
     assert.notEqual(blocked.code, 0);
-    assert.match(blocked.stderr, /gate failed closed/);
+    assert.match(blocked.stderr.split('\n')[0]!, /^jev gate: NOT passed — the judge failed/);
     const count = commitCount(repo);
 
     const ledger = join(dir, 'fail-open.jsonl');
@@ -365,7 +290,7 @@ describe('commits through the hook', () => {
     git(repo, 'add', 'src/parse.js');
     const stillBlocked = await commit(repo, ['-m', 'Filter empty fields'], { JEV_GATE_FAIL_OPEN: '1' });
     assert.notEqual(stillBlocked.code, 0);
-    assert.match(stillBlocked.stderr, /gate: NOT passed/);
+    assert.match(stillBlocked.stderr, /^jev gate: NOT passed \(/);
     const typo = await jevcp(repo, ['gate', '--staged'], { JEV_GATE_FAIL_OPEN: 'sometimes' });
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /JEV_GATE_FAIL_OPEN must be/);
@@ -381,13 +306,16 @@ describe('commits through the hook', () => {
     // git checks for an empty message only after commit-msg ran, so the hook does see it.
     const empty = await commit(repo, ['-m', '']);
     assert.notEqual(empty.code, 0);
-    assert.match(empty.stderr, /INVALID_INPUT: gate: the commit message in \S+COMMIT_EDITMSG is empty \(only blank or # comment lines\)/);
+    assert.match(empty.stderr.split('\n')[0]!, /^jev gate: NOT passed — the commit message in \S+COMMIT_EDITMSG is empty \(only blank lines\); write a message, or commit with --no-verify/);
     const allowEmpty = await commit(repo, ['--allow-empty-message', '-m', '']);
     assert.notEqual(allowEmpty.code, 0, 'even when git would allow an empty message, the gate has nothing to judge it against');
+    // Edited in an editor, git drops comment lines: only comments is an empty message.
     writeFileSync(join(dir, 'MSG-comments'), '# only a comment\n\n#another\n');
-    const comments = await commit(repo, ['--cleanup=verbatim', '-F', join(dir, 'MSG-comments')]);
+    const editor = join(dir, 'comments-editor.sh');
+    writeFileSync(editor, `#!/bin/sh\ncat '${join(dir, 'MSG-comments')}' > "$1"\n`, { mode: 0o755 });
+    const comments = await commit(repo, [], { GIT_EDITOR: editor });
     assert.notEqual(comments.code, 0);
-    assert.match(comments.stderr, /is empty/);
+    assert.match(comments.stderr, /is empty \(only blank or # comment lines\)/);
     const hook = await run(join(repo, '.git', 'hooks', 'commit-msg'), [join(dir, 'MSG-comments')], repo);
     assert.equal(hook.code, 2);
     assert.equal(fake.count(), before, 'no judgment was requested');
@@ -445,7 +373,7 @@ describe('commits through the hook', () => {
     const blocked = await commit(repo, ['-m', 'Add the big table']);
     assert.notEqual(blocked.code, 0);
     assert.match(blocked.stderr, /coverage +INCOMPLETE — evaluated \d+ of \d+ chars \(never auto\)/);
-    assert.match(blocked.stderr, /gate: NOT passed \(action review\)/);
+    assert.match(blocked.stderr, /^jev gate: NOT passed \(review\) — part of the change was not judged/);
     assert.equal(commitCount(repo), count);
     git(repo, 'reset', '-q', '--hard');
   });

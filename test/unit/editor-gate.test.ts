@@ -1,6 +1,7 @@
 /**
- * The editor's commit gate without the editor: the verdict notification and its buttons (Commit only for
- * auto, Commit Anyway only for review or fail-open failures), and the gate settings under Workspace Trust.
+ * The editor's commit gate without the editor: the short verdict notification and its buttons (Commit only
+ * for auto, Commit Anyway only for review or fail-open failures, Override… only for a real escalate), and
+ * the gate settings under Workspace Trust.
  * The request itself is src/gate/request.ts (test/unit/gate-request.test.ts).
  */
 import assert from 'node:assert/strict';
@@ -36,27 +37,31 @@ describe('gate verdict', () => {
     ...extra,
   });
 
-  it('offers Commit only for auto, Commit Anyway only for review, and only Open Details for escalate', () => {
+  it('offers Commit only for auto, Commit Anyway only for review, Override… only for a real escalate', () => {
     const auto = gateVerdict(ok(gateResult('auto')), { failOpen: false });
     assert.deepEqual(auto.choices, ['Commit', 'Open Details']);
     assert.equal(auto.severity, 'info');
-    assert.match(auto.message, /^Jev gate: AUTO · claims 2\/2 verified · diff review auto \(composite 0\.91, safe to apply 0\.95\) · reasons: accepted\./);
+    assert.equal(auto.message, 'Jev gate: AUTO — every claim verified and the diff review accepted · claims 2/2 verified.');
     const review = gateVerdict(ok(gateResult('review')), { failOpen: true });
     assert.deepEqual(review.choices, ['Commit Anyway', 'Open Details']);
     assert.equal(review.severity, 'warning');
-    assert.match(review.message, /Claims: ✓ "sub subtracts b from a" verified 0\.97 → auto; \? "the math tests pass" unsupported 0\.70 → review\./);
+    assert.equal(review.message, 'Jev gate: REVIEW — "the math tests pass" is not backed by the evidence (0.70) · claims 1/2 verified.');
     const escalate = gateVerdict(ok(gateResult('escalate')), { failOpen: true });
-    assert.deepEqual(escalate.choices, ['Open Details']);
+    assert.deepEqual(escalate.choices, ['Override…', 'Open Details']);
     assert.equal(escalate.severity, 'error');
+    const mock = gateVerdict(ok(gateResult('escalate')), { failOpen: false, mock: true });
+    assert.deepEqual(mock.choices, ['Open Details'], 'a mock verdict cannot be overridden: it is not one');
+    assert.match(mock.message, /^Jev gate \(mock judge, advisory — not a real judgment\): ESCALATE/);
   });
 
-  it('shows partial coverage and the notes', () => {
+  it('is short: partial coverage is said, the notes go to the details', () => {
     const v = gateVerdict(ok(gateResult('review', { truncated: true, coverage: { complete: false, original_chars: 1000, evaluated_chars: 300 } })), {
       failOpen: false,
-      notes: ['The staged diff was cut.'],
+      notes: ['the staged diff was cut'],
     });
-    assert.match(v.message, /partial input \(30% judged\): never auto/);
-    assert.match(v.message, /Notes: The staged diff was cut\.$/);
+    assert.match(v.message, /Partial input \(30% judged\): never auto\.$/);
+    assert.doesNotMatch(v.message, /staged diff was cut/);
+    assert.deepEqual(v.details, ['The staged diff was cut.']);
   });
 
   it('fails closed on a judge failure; fail-open adds Commit Anyway only for judge failures, never Commit', () => {
@@ -77,10 +82,10 @@ describe('gate verdict', () => {
     const req = buildGateRequest({ message: 'Add sub()\n\n- sub subtracts b from a', diff: DIFF }, EDITOR_GATE_WORDING);
     const outcome = await service.call('jev_gate', req.input, { agent: 'editor' });
     assert.ok(outcome.ok);
-    const v = gateVerdict({ ok: true, result: outcome.result, recordId: outcome.record.id }, { failOpen: false, notes: req.notes });
+    const v = gateVerdict({ ok: true, result: outcome.result, recordId: outcome.record.id }, { failOpen: false, notes: req.notes, mock: true });
     const action = (outcome.result as { action: string }).action;
     assert.equal(v.action, action);
-    assert.ok(v.message.startsWith(`Jev gate: ${action.toUpperCase()}`));
+    assert.ok(v.message.startsWith(`Jev gate (mock judge, advisory — not a real judgment): ${action.toUpperCase()} — `), v.message);
     assert.equal(v.choices.includes('Commit'), action === 'auto');
   });
 });

@@ -14,11 +14,16 @@ Usage:
   jevcp step FILE --agent NAME [--execute] [--config F] [--json]
                                       prepare candidates from an agent's tool registry and judge them; with
                                       --execute, run the call only when the decision accepts it
-  jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--json]
-                                      judge the staged change before committing
-  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD] [--json]
-                                      commit-msg hook running the gate on every commit (chains an existing
-                                      hook; honours core.hooksPath); git commit --no-verify skips it
+  jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS]
+             [--allow-mock] [--json]  judge the staged change before committing
+  jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--allow-mock] [--json]
+                                      judge a pull request in CI: the diff from the merge base, the commits'
+                                      claims; GitHub Actions annotations and $GITHUB_STEP_SUMMARY
+  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD] [--allow-mock] [--shared] [--json]
+                                      commit-msg hook running the gate on every commit, through the editor
+                                      when one with Jev is open on the repository (chains an existing hook;
+                                      a global core.hooksPath needs --shared; without a backend, --allow-mock
+                                      for advisory mock verdicts); git commit --no-verify skips it
   jevcp doctor [--json]               configuration summary and one ping judgment
   jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
   jevcp servers login|logout NAME [--config F] [--json]
@@ -29,17 +34,20 @@ Usage:
                                       recompute a recorded decision with other thresholds (no upstream call)
   jevcp help
 
-Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invalid input or configuration,
-3 provider or operational failure (fail-closed). Output into a pipe that closes early (\`| head\`) is cut
-short quietly; the exit code is still the command's own.
+Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invalid input or configuration
+(no judgment backend included), 3 provider or operational failure (fail-closed). Output into a pipe that
+closes early (\`| head\`) is cut short quietly; the exit code is still the command's own.
 
 Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
 JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),
 JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE, JEV_HTTP_TOKEN (serve --http),
 JEV_OAUTH_DIR (OAuth tokens of MCP servers), BROWSER (the sign-in browser).
 JEV_GATE_FAIL_OPEN=1: when the judge fails, gate exits 0 with a warning instead of 3 (commits go through
-unjudged; the ledger still records the error). Default: fail-closed.
-With no backend configured the mock judge answers, and every command says so on stderr.
+unjudged; the ledger still records the error). Default: fail-closed. JEV_GATE_OVERRIDE="reason": the commit
+hook lets a review or escalate verdict through, recorded as an override. JEV_STATE_DIR: where the hook's
+launcher, editor channel and approvals live (default $XDG_STATE_HOME/jev-control-panel or ~/.local/state/…).
+With no backend configured the mock judge answers, and every command says so on stderr; the gate never
+passes or blocks on the mock's word (no judgment backend, exit 2; --allow-mock: advisory, exit 0).
 `;
 
 /** `jevcp help`: usage on stdout, exit 0. */

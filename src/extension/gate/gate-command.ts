@@ -3,35 +3,42 @@
  * the staged diff, with the SCM input box as the message, its bullet lines as claims (asked for when there
  * are none), and the output of `jevPanel.gate.evidenceCommand` as evidence (run with progress and a time
  * limit). The request is gate/request.ts `buildGateRequest`, as for `jevcp gate`, and the diff is read with
- * the same git command (through the Git extension's git executable). The verdict is recorded (so it appears
- * in the panel's feed) and shown in a notification whose "Commit" exists only for auto and "Commit Anyway"
- * only for review. VS Code has no API to run a check before its own commits: this is the ahead-of-time
- * check; the commit-msg hook is what gates every commit path.
+ * the same git command (through the Git extension's git executable), and the message read as git will commit
+ * it. The verdict is recorded (so it appears in the panel's feed) and shown in a short notification whose
+ * "Commit" exists only for auto, "Commit Anyway" only for review and "Override…" only for escalate; the
+ * commit that follows is handed to the commit hook as already judged (gate-commit.ts). VS Code has no API to
+ * run a check before its own commits: this is the ahead-of-time check; the commit-msg hook is what gates
+ * every commit path.
  */
 import * as vscode from 'vscode';
 import { splitClaims } from '../../gate/claims';
 import { runEvidenceCommand, type EvidenceRun } from '../../gate/evidence-command';
 import { stagedDiff, type GitOptions } from '../../gate/git';
-import { hookStatus } from '../../gate/hook/status';
+import { readMessageRules, type MessageRules } from '../../gate/message-rules';
+import { overrideReasonProblem } from '../../gate/override';
 import { buildGateRequest, NOTHING_STAGED, nothingStaged, readGateMessage, type GateRequest } from '../../gate/request';
 import type { CommitMessage } from '../../gate/commit-message';
 import type { JevError } from '../../judgment/errors';
 import type { CoreHost } from '../core-host';
 import { EDITOR_GATE_WORDING } from './editor-gate-wording';
+import { commitGated, GATE_SOURCE } from './gate-commit';
 import { readGateSettings, type GateSettingKey, type GateSettings } from './gate-settings';
 import { gitApi, pickRepository } from './git';
 import type { Repository } from './git-api';
+import type { InstallPrompts } from './install-hook-command';
 import { gateVerdict, type GateChoice, type GateVerdict } from './verdict';
 
 /** Agent the editor's gate runs as (it is the editor's own action). */
 export const GATE_AGENT = 'editor';
 
-/** Replacements for the two prompts, for tests (a test cannot click a notification). */
-export interface GateHooks {
+/** Replacements for the prompts, for tests (a test cannot click a notification). */
+export interface GateHooks extends InstallPrompts {
   /** Stands in for the verdict notification: returns the button "clicked", or undefined (dismissed). */
   choose?: (verdict: GateVerdict) => GateChoice | undefined | Promise<GateChoice | undefined>;
   /** Stands in for the claims input box: the typed text, or undefined (dismissed). */
   askClaims?: () => string | undefined | Promise<string | undefined>;
+  /** Stands in for the override reason input box: the typed reason, or undefined (dismissed). */
+  askOverrideReason?: () => string | undefined | Promise<string | undefined>;
 }
 
 /** What one run of the gate command did. */
@@ -81,15 +88,18 @@ export class CommitGate {
     for (const p of settings.problems) this.log('warn', p);
     const message = repo.inputBox.value;
     let diff: string;
+    let messageRules: MessageRules;
     try {
       diff = await stagedDiff(repo.rootUri.fsPath, git);
+      // The Git extension commits the box's text without opening an editor: git's rules for a given message.
+      messageRules = await readMessageRules(repo.rootUri.fsPath, false, git);
     } catch (err) {
       return this.stop('failed', `Jev: the staged diff could not be read: ${(err as Error).message}`, 'error');
     }
     if (nothingStaged(diff)) return this.stop('nothing-staged', `Jev: ${NOTHING_STAGED}. Stage the changes to gate first.`, 'info');
     let parsed: CommitMessage;
     try {
-      parsed = readGateMessage(message, EDITOR_GATE_WORDING);
+      parsed = readGateMessage(message, EDITOR_GATE_WORDING, messageRules);
     } catch (err) {
       return this.stop('no-message', `Jev: ${(err as Error).message}`, 'warning');
     }
@@ -116,12 +126,12 @@ export class CommitGate {
           this.log('info', `gate evidence: ${settings.evidenceCommand} → ${evidence.timedOut ? 'timed out' : evidence.startError ?? `exit ${evidence.exitCode}`} in ${evidence.durationMs} ms`);
         }
         if (token.isCancellationRequested) return undefined;
-        const request: GateRequest = buildGateRequest({ message, diff, claims: typedClaims, evidence }, EDITOR_GATE_WORDING);
+        const request: GateRequest = buildGateRequest({ message, messageRules, diff, claims: typedClaims, evidence }, EDITOR_GATE_WORDING);
         progress.report({ message: `judging ${request.input.claims.length} claim${request.input.claims.length === 1 ? '' : 's'} and the staged diff…` });
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
         try {
-          return { request, outcome: await runtime.service.call('jev_gate', request.input, { agent: GATE_AGENT, signal: abort.signal }) };
+          return { request, outcome: await runtime.service.call('jev_gate', request.input, { agent: GATE_AGENT, signal: abort.signal, source: GATE_SOURCE }) };
         } finally {
           sub.dispose();
         }
@@ -132,9 +142,10 @@ export class CommitGate {
     const { request, outcome } = judged;
     const verdict = gateVerdict(
       outcome.ok ? { ok: true, result: outcome.result, recordId: outcome.record.id } : { ok: false, error: outcome.error as JevError, recordId: outcome.record.id },
-      { failOpen: settings.failOpen, notes: request.notes },
+      { failOpen: settings.failOpen, notes: request.notes, mock: outcome.record.provider === 'mock' },
     );
     this.log('info', verdict.message);
+    for (const d of verdict.details) this.log('info', `gate: ${d}`);
     const run: GateRun = { status: outcome.ok ? 'judged' : 'failed', verdict, choices: [], committed: false };
     let offered = verdict.choices;
     for (;;) {
@@ -151,7 +162,15 @@ export class CommitGate {
         if (offered.length === 0) return run;
         continue;
       }
-      const done = await this.commit(repo, git, { diff, message }, choice);
+      let reason: string | undefined;
+      if (choice === 'Override…') {
+        reason = await this.askOverrideReason(verdict);
+        if (reason === undefined) {
+          run.note = 'override dismissed; nothing was committed';
+          return run;
+        }
+      }
+      const done = await commitGated(runtime, repo, git, { diff, message, rules: messageRules }, { choice, verdict, decision: outcome.record, ...(reason ? { reason } : {}) });
       run.committed = done.committed;
       if (done.note) run.note = done.note;
       return run;
@@ -160,53 +179,30 @@ export class CommitGate {
 
   private async ask(verdict: GateVerdict, choices: GateChoice[]): Promise<GateChoice | undefined> {
     if (this.hooks.choose) return this.hooks.choose({ ...verdict, choices });
-    const show =
-      verdict.severity === 'info' ? vscode.window.showInformationMessage : verdict.severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
-    return (await show(verdict.message, ...choices)) as GateChoice | undefined;
+    return (await showBySeverity(verdict.severity, verdict.message, choices)) as GateChoice | undefined;
   }
 
-  /**
-   * Commits exactly what was gated: refuses when the staged diff or the message changed since. "Commit"
-   * lets every commit hook run (the Jev hook, if installed, judges again); "Commit Anyway" skips hooks
-   * (`--no-verify`) only when the Jev hook is installed, since it would block a review verdict.
-   */
-  private async commit(repo: Repository, git: GitOptions, gated: { diff: string; message: string }, choice: 'Commit' | 'Commit Anyway'): Promise<{ committed: boolean; note?: string }> {
-    const now = await stagedDiff(repo.rootUri.fsPath, git).catch(() => undefined);
-    if (now !== gated.diff) {
-      return this.refuse('Jev: the staged changes changed after the gate ran; nothing was committed. Gate them again.');
-    }
-    if (repo.inputBox.value !== gated.message) {
-      return this.refuse('Jev: the commit message changed after the gate ran; nothing was committed. Gate it again.');
-    }
-    let noVerify = false;
-    if (choice === 'Commit Anyway') noVerify = (await hookStatus({ repoDir: repo.rootUri.fsPath, gitPath: git.gitPath }).catch(() => undefined))?.installed === true;
-    try {
-      await repo.commit(gated.message, noVerify ? { noVerify: true } : undefined);
-    } catch (err) {
-      const detail = ((err as { stderr?: unknown }).stderr as string | undefined)?.trim() || (err as Error)?.message || String(err);
-      this.log('error', `commit failed: ${detail}`);
-      void vscode.window.showErrorMessage(`Jev: the commit failed: ${detail}`);
-      return { committed: false, note: `commit failed: ${detail}` };
-    }
-    repo.inputBox.value = '';
-    const note = noVerify
-      ? 'Committed with --no-verify: the Jev commit hook would block a review verdict (other commit hooks were skipped too).'
-      : choice === 'Commit Anyway'
-        ? 'Committed despite the review verdict.'
-        : 'Committed.';
-    this.log('info', `gate: ${choice} → ${note}`);
-    void vscode.window.showInformationMessage(`Jev: ${note}`);
-    return { committed: true, note };
-  }
-
-  private refuse(message: string): { committed: false; note: string } {
-    void vscode.window.showWarningMessage(message);
-    return { committed: false, note: message };
+  private async askOverrideReason(verdict: GateVerdict): Promise<string | undefined> {
+    const typed = this.hooks.askOverrideReason
+      ? await this.hooks.askOverrideReason()
+      : await vscode.window.showInputBox({
+          title: `Jev: Override the ${verdict.action ?? ''} verdict`,
+          prompt: 'Why does this commit go in despite the verdict? The reason is recorded in the ledger as an override (not an approval).',
+          ignoreFocusOut: true,
+          validateInput: (v) => overrideReasonProblem(v),
+        });
+    if (typed === undefined || overrideReasonProblem(typed)) return undefined;
+    return typed.trim();
   }
 
   private stop(status: GateRun['status'], message: string, level: 'info' | 'warning' | 'error'): GateRun {
-    const show = level === 'info' ? vscode.window.showInformationMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
-    void show(message);
+    void showBySeverity(level, message, []);
     return { status, choices: [], committed: false, note: message };
   }
+}
+
+/** A notification of `level` with `buttons`; resolves to the button clicked. */
+export function showBySeverity(level: 'info' | 'warning' | 'error', message: string, buttons: readonly string[]): Thenable<string | undefined> {
+  const show = level === 'info' ? vscode.window.showInformationMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage;
+  return show(message, ...buttons);
 }

@@ -18,6 +18,8 @@ export interface GitAPI {
   readonly state: 'uninitialized' | 'initialized';
   readonly onDidChangeState: Event<'uninitialized' | 'initialized'>;
   readonly repositories: Repository[];
+  readonly onDidOpenRepository: Event<Repository>;
+  readonly onDidCloseRepository: Event<Repository>;
   /** The repository containing `uri`, if open. */
   getRepository(uri: Uri): Repository | null;
   /** Opens the repository at `root` (a work tree root). */

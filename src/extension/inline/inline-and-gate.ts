@@ -7,7 +7,9 @@ import * as vscode from 'vscode';
 import type { DecisionRecord } from '../../ledger/record';
 import type { CoreHost } from '../core-host';
 import { CommitGate } from '../gate/gate-command';
+import { HookChannel } from '../gate/hook-channel';
 import { installCommitHook, uninstallCommitHook } from '../gate/install-hook-command';
+import { refreshLauncher } from '../gate/launcher-refresh';
 import { InlineCodeActions } from './code-actions';
 import { InlineCodeLenses } from './codelens';
 import { DecisionDocuments } from './decision-document';
@@ -27,6 +29,8 @@ export interface InlineAndGate extends vscode.Disposable {
   decorations: InlineDecorations;
   runner: RequestRunner;
   gate: CommitGate;
+  /** The channel through which commit hooks judge with this editor (started once the runtime loads). */
+  channel: () => HookChannel | undefined;
   /** Command id → handler, for every inline and gate command. */
   commands: Record<string, (...args: unknown[]) => unknown>;
 }
@@ -50,12 +54,18 @@ export function createInlineAndGate(context: vscode.ExtensionContext, core: Core
     return runtime.feed.getRecord(id);
   });
   const subs: vscode.Disposable[] = [decisions, lenses, decorations, decisions.onDidChange(() => lenses.refresh())];
+  let channel: HookChannel | undefined;
   // A new record (this window's runs, executions, the gate) may be the one a view waits for.
   core.onLoaded((runtime) => {
     const unsubscribe = runtime.feed.onAppend(() => decisions.changed());
     subs.push({ dispose: unsubscribe });
     // Grants and server tool lists decide whether Execute is offered.
     subs.push(runtime.onDidChangeAgents(() => decisions.changed()), runtime.onDidChangeServers(() => decisions.changed()));
+    // Commit hooks: the launcher they run follows this extension; the channel lets them judge here.
+    void refreshLauncher(context, runtime.log);
+    channel = new HookChannel(runtime);
+    subs.push(channel);
+    void runtime.ready.then(() => channel?.start());
   });
   return {
     decisions,
@@ -66,13 +76,14 @@ export function createInlineAndGate(context: vscode.ExtensionContext, core: Core
     decorations,
     runner,
     gate,
+    channel: () => channel,
     commands: {
       [INLINE_COMMANDS.run]: (uri, opts) => runner.run(uri, isObject(opts) && typeof opts.agent === 'string' ? { agent: opts.agent } : {}),
       [INLINE_COMMANDS.chooseAgent]: () => runner.chooseAgent(),
       [INLINE_COMMANDS.execute]: (id) => runner.execute(id),
       [INLINE_COMMANDS.openDocument]: (id) => runner.openDocument(id),
       [GATE_COMMANDS.gate]: (arg) => gate.run(arg),
-      [GATE_COMMANDS.installHook]: (arg) => installCommitHook(context, arg),
+      [GATE_COMMANDS.installHook]: (arg) => installCommitHook(context, core, arg, gate.hooks),
       [GATE_COMMANDS.uninstallHook]: (arg) => uninstallCommitHook(arg),
     },
     dispose: () => {

@@ -23,6 +23,8 @@ export interface InlineGateApi {
   decorationsFor(uri: vscode.Uri): AppliedMark[];
   /** Replaces the gate's prompts (a test cannot click a notification); `{}` restores them. */
   setGateHooks(hooks: GateHooks): void;
+  /** Where the commit hook channel listens and its session file, once started. */
+  hookChannel(): { port: number; sessionFile: string } | undefined;
 }
 
 /** Registers the inline and gate commands and providers, pushing every disposable into `context.subscriptions`. */
@@ -69,6 +71,7 @@ export function registerInlineAndGate(context: vscode.ExtensionContext, core: Co
     },
     runOf: (uri) => impl?.decisions.runOf(uri),
     decorationsFor: (uri) => impl?.decorations.appliedFor(uri) ?? [],
+    hookChannel: () => impl?.channel()?.info,
     setGateHooks: (next) => {
       hooks = next;
       if (impl) impl.gate.hooks = next;

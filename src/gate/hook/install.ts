@@ -3,7 +3,7 @@ import { access, chmod, mkdir, rename, stat, unlink, writeFile } from 'node:fs/p
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { configError, invalidInput } from '../../judgment/errors';
 import { evidenceCommandProblem } from '../evidence-command';
-import { exists, fsError, locateHook, readHook, type HookLocationOptions } from './location';
+import { exists, fsError, locateHook, readHook, type HookLocationOptions, type SharedHooks } from './location';
 import { CREATED_DIR_LINE, isJevHook, renderHook, type RenderHookOptions } from './script';
 
 /**
@@ -14,10 +14,16 @@ import { CREATED_DIR_LINE, isJevHook, renderHook, type RenderHookOptions } from 
 
 /** Options of `installHook`. */
 export interface InstallHookOptions extends HookLocationOptions {
-  /** Absolute path of the node executable the hook runs (e.g. `process.execPath`). */
-  nodePath: string;
-  /** Absolute path of the built CLI, `…/dist/cli.js`. */
-  cliPath: string;
+  /** Absolute path of the node executable the hook runs first (e.g. `process.execPath`); absent with `cliPath` for a launcher-only hook. */
+  nodePath?: string;
+  /** Absolute path of the built CLI, `…/dist/cli.js`; absent with `nodePath`. */
+  cliPath?: string;
+  /** Absolute path of the stable launcher (launcher.ts `launcherPath`); must exist when no CLI is named. */
+  launcherPath: string;
+  /** Installed with the mock judge on purpose: mock verdicts are advisory and never block. */
+  allowMock?: boolean;
+  /** Confirms installing into a hooks directory other repositories use (location.ts `SharedHooks`). */
+  shared?: boolean;
   /** Shell command whose output becomes the gate's evidence (`--evidence-cmd`), e.g. `npm test`. */
   evidenceCommand?: string;
   /**
@@ -42,6 +48,8 @@ export interface InstallHookResult {
   chainedPath?: string;
   /** Things the user should know (hooks directory inside the work tree, managed by husky). */
   warnings: string[];
+  /** Set when the hooks directory gates other repositories too (the install was confirmed). */
+  shared?: SharedHooks;
 }
 
 function requireAbsolute(field: string, value: unknown): string {
@@ -52,8 +60,10 @@ function requireAbsolute(field: string, value: unknown): string {
 }
 
 function validate(o: InstallHookOptions): RenderHookOptions {
-  const nodePath = requireAbsolute('nodePath', o.nodePath);
-  const cliPath = requireAbsolute('cliPath', o.cliPath);
+  if ((o.nodePath === undefined) !== (o.cliPath === undefined)) throw invalidInput('hook: give nodePath and cliPath together, or neither (the hook then runs the launcher).');
+  const nodePath = o.nodePath === undefined ? undefined : requireAbsolute('nodePath', o.nodePath);
+  const cliPath = o.cliPath === undefined ? undefined : requireAbsolute('cliPath', o.cliPath);
+  const launcherPath = requireAbsolute('launcherPath', o.launcherPath);
   if (o.evidenceCommand !== undefined) {
     const problem = typeof o.evidenceCommand === 'string' ? evidenceCommandProblem(o.evidenceCommand) : 'must be a string';
     if (problem) throw invalidInput(`hook: evidenceCommand: ${problem}.`);
@@ -62,10 +72,11 @@ function validate(o: InstallHookOptions): RenderHookOptions {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw invalidInput(`hook: env name ${JSON.stringify(k)} is not a shell identifier.`);
     if (typeof v !== 'string' || v.includes('\0')) throw invalidInput(`hook: env ${k} must be a string without NUL.`);
   }
-  return { nodePath, cliPath, evidenceCommand: o.evidenceCommand, env: o.env };
+  return { nodePath, cliPath, launcherPath, evidenceCommand: o.evidenceCommand, env: o.env, allowMock: o.allowMock === true };
 }
 
-async function requireFile(field: string, path: string, executable: boolean): Promise<void> {
+async function requireFile(field: string, path: string | undefined, executable: boolean): Promise<void> {
+  if (path === undefined) return;
   try {
     if (!(await stat(path)).isFile()) throw new Error('not a file');
     if (executable && process.platform !== 'win32') await access(path, constants.X_OK);
@@ -88,6 +99,17 @@ async function locationWarnings(root: string, hooksDir: string): Promise<string[
   return out;
 }
 
+/**
+ * The refusal to install into a shared hooks directory without confirmation: names the directory, why it
+ * is shared, and both ways forward (the CLI's --shared, or a hooks directory for this repository only).
+ */
+export function sharedRefusal(hooksDir: string, root: string, shared: SharedHooks) {
+  return configError(
+    `hook: the hooks directory ${hooksDir} ${shared.why}, not only ${root}. Installing there gates all of them: confirm with \`jevcp hook install --shared\`, ` +
+      'or give this repository its own hooks directory first (git config core.hooksPath .git/hooks).',
+  );
+}
+
 /** Writes `text` to `path` atomically (temporary file beside it, then rename), mode 0755. */
 async function writeExecutable(path: string, text: string): Promise<void> {
   const tmp = `${path}.jev-tmp-${process.pid}`;
@@ -104,15 +126,18 @@ async function writeExecutable(path: string, text: string): Promise<void> {
 /**
  * Installs (or refreshes) our commit-msg hook. Idempotent: when ours is already there it is rewritten
  * with the new paths and the chained hook is left as it is. A foreign hook is renamed to CHAINED_NAME
- * and chained. Throws JevError INVALID_INPUT for bad options (relative paths, missing node/CLI files,
- * bad env names), CONFIG_ERROR outside a git work tree, when a stale CHAINED_NAME would be overwritten,
- * or when the hooks directory cannot be written.
+ * and chained. Throws JevError INVALID_INPUT for bad options (relative paths, missing node/CLI files or
+ * launcher, bad env names), CONFIG_ERROR outside a git work tree, for a hooks directory other repositories
+ * use unless `shared` confirms it, when a stale CHAINED_NAME would be overwritten, or when the hooks
+ * directory cannot be written.
  */
 export async function installHook(options: InstallHookOptions): Promise<InstallHookResult> {
   const render = validate(options);
   await requireFile('nodePath', render.nodePath, true);
   await requireFile('cliPath', render.cliPath, false);
-  const { root, hooksDir, hookPath, chainedPath } = await locateHook(options);
+  if (render.cliPath === undefined) await requireFile('launcherPath', render.launcherPath, true);
+  const { root, hooksDir, hookPath, chainedPath, shared } = await locateHook(options);
+  if (shared && options.shared !== true) throw sharedRefusal(hooksDir, root, shared);
 
   let createdDir = false;
   if (!(await exists(hooksDir))) {
@@ -130,9 +155,9 @@ export async function installHook(options: InstallHookOptions): Promise<InstallH
   if (ours) {
     const text = renderHook({ ...render, createdDir: current.includes(CREATED_DIR_LINE) });
     const chained = hasChained ? chainedPath : undefined;
-    if (text === current) return { action: 'unchanged', root, hooksDir, hookPath, chainedPath: chained, warnings };
+    if (text === current) return { action: 'unchanged', root, hooksDir, hookPath, chainedPath: chained, warnings, ...(shared ? { shared } : {}) };
     await writeExecutable(hookPath, text);
-    return { action: 'updated', root, hooksDir, hookPath, chainedPath: chained, warnings };
+    return { action: 'updated', root, hooksDir, hookPath, chainedPath: chained, warnings, ...(shared ? { shared } : {}) };
   }
   if (hasHook && hasChained) {
     throw configError(`hook: ${chainedPath} already exists, and ${hookPath} is not the jev hook; installing would overwrite that backup. Move one of them away first.`);
@@ -140,7 +165,7 @@ export async function installHook(options: InstallHookOptions): Promise<InstallH
   const text = renderHook({ ...render, createdDir });
   if (!hasHook) {
     await writeExecutable(hookPath, text);
-    return { action: 'installed', root, hooksDir, hookPath, chainedPath: hasChained ? chainedPath : undefined, warnings };
+    return { action: 'installed', root, hooksDir, hookPath, chainedPath: hasChained ? chainedPath : undefined, warnings, ...(shared ? { shared } : {}) };
   }
   // Move the previous hook aside, then put ours in place; put it back if that fails.
   await rename(hookPath, chainedPath).catch((err) => {
@@ -152,5 +177,5 @@ export async function installHook(options: InstallHookOptions): Promise<InstallH
     await rename(chainedPath, hookPath).catch(() => undefined);
     throw err;
   }
-  return { action: 'installed', root, hooksDir, hookPath, chainedPath, warnings };
+  return { action: 'installed', root, hooksDir, hookPath, chainedPath, warnings, ...(shared ? { shared } : {}) };
 }

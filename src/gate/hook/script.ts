@@ -1,12 +1,16 @@
 import { FAIL_OPEN_ENV } from '../fail-open';
 
 /**
- * The text of the `commit-msg` hook that gates every commit with `jevcp gate --staged`, and reading it
- * back. node and the CLI are called by absolute path: editors often run hooks without the shell's
- * nvm/asdf PATH, where `npx`/`node` are not found. A previous hook (husky, lefthook, commitlint, Gerrit
- * Change-Id…) is kept beside ours as CHAINED_NAME and runs first with the same arguments, so a cheap
- * rejection happens before a paid judgment and a hook that edits the message (Change-Id) does so before
- * the message is judged; when it fails the commit fails.
+ * The text of the `commit-msg` hook that gates every commit with `jevcp gate --hook`, and reading it
+ * back. What runs the gate, in order: the node and CLI the install named (`jevcp hook install`: this node
+ * and this CLI, by absolute path, since editors often run hooks without the shell's nvm/asdf PATH), the
+ * same CLI under `node` from PATH when that node is gone, then the stable launcher in the user's state
+ * directory (launcher.ts) that the extension rewrites every time it starts. A hook installed from the
+ * editor names only the launcher: no versioned extension folder or editor binary is written into it.
+ * When nothing can run the gate the hook says so in one line with the fix and blocks (exit 3; fail-open
+ * lets the commit through). A previous hook (husky, lefthook, commitlint, Gerrit Change-Id…) is kept
+ * beside ours as CHAINED_NAME and runs first with the same arguments, so a cheap rejection happens
+ * before a paid judgment and a hook that edits the message (Change-Id) does so before it is judged.
  */
 
 /** Name of the hook file. */
@@ -19,7 +23,11 @@ export const HOOK_MARKER = '# jev-control-panel commit-msg gate';
 export const CREATED_DIR_LINE = '# jev: created the hooks directory';
 
 /** The CLI arguments the hook runs, before the message file (`$1`) and `--evidence-cmd`. */
-export const HOOK_GATE_ARGS = 'gate --staged --message-file';
+export const HOOK_GATE_ARGS = 'gate --hook --message-file';
+/** Added before `--message-file` when the hook was installed with the mock judge on purpose. */
+export const ALLOW_MOCK_ARG = '--allow-mock';
+/** Exit status of the hook's resolver and of the launcher (launcher.ts) when nothing can run the gate. */
+export const CANNOT_RUN_STATUS = 127;
 
 /** `'…'` shell quoting (POSIX sh): safe for any byte except NUL. */
 export function shellQuote(s: string): string {
@@ -28,12 +36,16 @@ export function shellQuote(s: string): string {
 
 /** Options of `renderHook` (validated by `installHook`). */
 export interface RenderHookOptions {
-  /** Absolute path of the node executable. */
-  nodePath: string;
-  /** Absolute path of the built CLI, `…/dist/cli.js`. */
-  cliPath: string;
+  /** Absolute path of the node executable (`jevcp hook install`); absent for a hook that runs the launcher only. */
+  nodePath?: string;
+  /** Absolute path of the built CLI, `…/dist/cli.js`; absent with `nodePath`. */
+  cliPath?: string;
+  /** Absolute path of the stable launcher (launcher.ts `launcherPath`). */
+  launcherPath: string;
   /** Shell command passed as `--evidence-cmd`. */
   evidenceCommand?: string;
+  /** Mock verdicts are advisory: the hook lets the commit through with a warning (installed with the mock on purpose). */
+  allowMock?: boolean;
   /** Exported before the gate runs, `export NAME='value'`; names must be shell identifiers. */
   env?: Record<string, string>;
   /** Records that the install created the hooks directory. */
@@ -42,21 +54,23 @@ export interface RenderHookOptions {
 
 /**
  * The hook script (POSIX sh). Runs the chained previous hook first (when present and executable, as git
- * would), then `exec node cli gate --staged --message-file "$1"`; the gate's exit code is the hook's
- * (0 pass, 1 not passed, 2 invalid, 3 failure). A missing node or CLI blocks with exit 3 and a hint,
- * unless JEV_GATE_FAIL_OPEN is on.
+ * would), then the gate; the gate's exit code is the hook's (0 pass, 1 not passed, 2 invalid or no
+ * backend, 3 failure).
  */
 export function renderHook(o: RenderHookOptions): string {
   const exports = Object.entries(o.env ?? {}).map(([k, v]) => `export ${k}=${shellQuote(v)}\n`).join('');
   const evidence = o.evidenceCommand !== undefined ? ` --evidence-cmd ${shellQuote(o.evidenceCommand)}` : '';
+  const args = o.allowMock ? HOOK_GATE_ARGS.replace(' --message-file', ` ${ALLOW_MOCK_ARG} --message-file`) : HOOK_GATE_ARGS;
   return `#!/bin/sh
 ${HOOK_MARKER} — installed by \`jevcp hook install\`; remove with \`jevcp hook uninstall\`.
-# Judges each commit with \`jevcp gate --staged\` (jev_gate on the staged change and this message).
+# Judges each commit with \`jevcp gate --hook\` (jev_gate on the staged change and this message), through
+# the editor when one with Jev is open on this repository, else with the CLI configuration (JEV_*).
 # Skip once: git commit --no-verify. Let commits through when the judge fails: ${FAIL_OPEN_ENV}=1.
 # A previous commit-msg hook is kept beside this file as ${CHAINED_NAME} and runs first.
 ${o.createdDir ? `${CREATED_DIR_LINE}\n` : ''}
-jev_node=${shellQuote(o.nodePath)}
-jev_cli=${shellQuote(o.cliPath)}
+jev_node=${shellQuote(o.nodePath ?? '')}
+jev_cli=${shellQuote(o.cliPath ?? '')}
+jev_launcher=${shellQuote(o.launcherPath)}
 
 # The previous hook runs under this file's name: hooks that find their files through $0 (husky's
 # stubs use basename/dirname of $0) keep working. Shell scripts are sourced by their own interpreter
@@ -77,18 +91,29 @@ if [ -f "$jev_chained" ] && [ -x "$jev_chained" ]; then
   jev_run_chained "$@" || exit $?
 fi
 
-if [ ! -x "$jev_node" ] || [ ! -f "$jev_cli" ]; then
-  echo "jev commit-msg hook: cannot run the gate: node ($jev_node) or the jevcp CLI ($jev_cli) is missing." >&2
-  echo "jev commit-msg hook: reinstall it with 'jevcp hook install' (or 'Jev: Install Commit Hook'), or commit with --no-verify." >&2
+# What runs the gate: the installed CLI (under its node, else node from PATH), else the launcher.
+jev_gate() {
+  if [ -n "$jev_cli" ] && [ -f "$jev_cli" ]; then
+    if [ -x "$jev_node" ]; then "$jev_node" "$jev_cli" "$@"; return $?; fi
+    jev_path_node=$(command -v node 2>/dev/null)
+    if [ -n "$jev_path_node" ]; then "$jev_path_node" "$jev_cli" "$@"; return $?; fi
+  fi
+  if [ -x "$jev_launcher" ]; then "$jev_launcher" "$@"; return $?; fi
+  echo "jev gate: cannot run the gate: neither jevcp (\${jev_cli:-not installed from the CLI}) nor the editor's launcher ($jev_launcher) is there — run 'jevcp hook install' again (or 'Jev: Install Commit Hook' in the editor), or commit with --no-verify" >&2
+  return ${CANNOT_RUN_STATUS}
+}
+
+${exports}jev_gate ${args} "$1"${evidence}
+jev_status=$?
+if [ "$jev_status" -eq ${CANNOT_RUN_STATUS} ]; then
   case "$(printf '%s' "\${${FAIL_OPEN_ENV}:-}" | tr 'A-Z' 'a-z')" in
     1|true|yes|on)
-      echo "jev commit-msg hook: WARNING: ${FAIL_OPEN_ENV} is set — letting this commit through UNJUDGED." >&2
+      echo "jev gate: WARNING: ${FAIL_OPEN_ENV} is set — letting this commit through UNJUDGED." >&2
       exit 0 ;;
   esac
   exit 3
 fi
-
-${exports}exec "$jev_node" "$jev_cli" ${HOOK_GATE_ARGS} "$1"${evidence}
+exit $jev_status
 `;
 }
 
@@ -97,11 +122,12 @@ export function isJevHook(text: string): boolean {
   return text.split('\n', 3)[1]?.startsWith(HOOK_MARKER) === true;
 }
 
-/** The node and CLI paths a hook written by `renderHook` runs (undefined when a line is missing). */
-export function hookPaths(text: string): { nodePath?: string; cliPath?: string } {
+/** What a hook written by `renderHook` runs ('' or undefined when a line is missing or empty). */
+export function hookPaths(text: string): { nodePath?: string; cliPath?: string; launcherPath?: string; allowMock: boolean } {
   const unquote = (name: string) => {
     const m = new RegExp(`^${name}='((?:[^']|'\\\\'')*)'$`, 'm').exec(text);
-    return m ? m[1]!.replace(/'\\''/g, "'") : undefined;
+    const value = m ? m[1]!.replace(/'\\''/g, "'") : undefined;
+    return value === '' ? undefined : value;
   };
-  return { nodePath: unquote('jev_node'), cliPath: unquote('jev_cli') };
+  return { nodePath: unquote('jev_node'), cliPath: unquote('jev_cli'), launcherPath: unquote('jev_launcher'), allowMock: text.includes(` ${ALLOW_MOCK_ARG} --message-file`) };
 }

@@ -1,4 +1,4 @@
-import { exists, locateHook, readHook, type HookLocationOptions } from './location';
+import { exists, locateHook, readHook, type HookLocationOptions, type SharedHooks } from './location';
 import { hookPaths, isJevHook } from './script';
 
 /** State of the hook in a repository. */
@@ -12,14 +12,19 @@ export interface HookStatus {
   chained: boolean;
   /** A commit-msg hook that is not ours is present. */
   foreignHook: boolean;
-  /** node and CLI paths found in our hook (when installed). */
+  /** What our hook runs (when installed): node and CLI (installed from the CLI), and the launcher. */
   nodePath?: string;
   cliPath?: string;
+  launcherPath?: string;
+  /** Our hook was installed with the mock judge on purpose (its verdicts are advisory). */
+  allowMock?: boolean;
+  /** Set when the hooks directory gates other repositories too. */
+  shared?: SharedHooks;
 }
 
 /** Where the hook lives and whether ours is installed. Throws CONFIG_ERROR outside a git work tree. */
 export async function hookStatus(options: HookLocationOptions): Promise<HookStatus> {
-  const { root, hooksDir, hookPath, chainedPath } = await locateHook(options);
+  const { root, hooksDir, hookPath, chainedPath, shared } = await locateHook(options);
   const hasHook = await exists(hookPath);
   const current = hasHook ? await readHook(hookPath) : undefined;
   const installed = current !== undefined && isJevHook(current);
@@ -31,5 +36,6 @@ export async function hookStatus(options: HookLocationOptions): Promise<HookStat
     chained: installed && (await exists(chainedPath)),
     foreignHook: hasHook && !installed,
     ...(installed ? hookPaths(current) : {}),
+    ...(shared ? { shared } : {}),
   };
 }

@@ -2,40 +2,23 @@
  * The commit gate in the editor, inside the real extension host: "Jev: Gate Staged
  * Changes" on a real temporary git repository opened in VS Code's Git extension, judged by a fake System
  * One server on 127.0.0.1 whose answers make the verdict auto, review or escalate. The verdict is recorded
- * (panel feed), "Commit" commits only when the verdict is auto, "Commit Anyway" only for review, nothing is
- * committed when the staged change moved after the gate, a judge failure fails closed (fail-open offers
- * Commit Anyway), a huge diff is judged partly and never auto, and the hook commands install and restore.
+ * (panel feed) and shown short, "Commit" commits only when the verdict is auto, "Commit Anyway" only for
+ * review (recorded as an override), nothing is committed when the staged change moved after the gate, a
+ * judge failure fails closed (fail-open offers Commit Anyway), a huge diff is judged partly and never auto,
+ * and the hook commands install (the launcher only) and restore. The hook itself: 09-gate-hook.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { JevPanelApi } from '../../../src/extension/api';
 import type { GateRun } from '../../../src/extension/gate/gate-command';
-import type { GitExtension, Repository } from '../../../src/extension/gate/git-api';
+import type { Repository } from '../../../src/extension/gate/git-api';
 import type { GateVerdict } from '../../../src/extension/gate/verdict';
 import type { DecisionRecord } from '../../../src/ledger/record';
-import { answerAll, choice, score, startFakeSystemOne, type FakeSystemOne, type RecordedRequest } from '../../helpers/fake-systemone';
+import { choice, startFakeSystemOne, type FakeSystemOne } from '../../helpers/fake-systemone';
+import { approve, commits, dist, git, openGitRepository, setMessage as setBoxMessage } from '../gate-fixtures';
 import { activateJev, repoRoot, resetSettings, setSetting } from '../helpers';
-
-const LOW = (levels: string[]) => score(levels, [0.9, 0.05, 0.05]);
-
-/** Answers that pass the gate: confident good review, every claim verified. */
-function approve(req: RecordedRequest, claimOverride?: (i: number) => unknown): unknown {
-  const q = req.body.questions as Record<string, { criteria: string[] }>;
-  const overrides: Record<string, unknown> = { test_gap: LOW(q.test_gap!.criteria), blast_radius: LOW(q.blast_radius!.criteria) };
-  if (claimOverride) for (const id of Object.keys(q).filter((k) => k.startsWith('claim_'))) overrides[id] = claimOverride(Number(id.slice(6)));
-  return answerAll(req.body.questions, overrides, { model: 'fake-judge' });
-}
-const dist = (top: string, p: number) => Object.fromEntries(['verified', 'contradicted', 'unsupported'].map((o) => [o, o === top ? p : (1 - p) / 2]));
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
-}
-
-const commits = (dir: string) => Number(git(dir, 'rev-list', '--count', 'HEAD').trim());
 
 describe('commit gate (Gate Staged Changes)', function () {
   this.timeout(60_000);
@@ -45,23 +28,7 @@ describe('commit gate (Gate Staged Changes)', function () {
   let repo: Repository;
   const verdicts: GateVerdict[] = [];
 
-  /**
-   * Writes `message` into the SCM input box and waits until it has stayed there for 300 ms: the box is synced
-   * with the workbench, and a late echo of an earlier value could otherwise replace it under load.
-   */
-  async function setMessage(message: string): Promise<void> {
-    repo.inputBox.value = message;
-    let stableSince = Date.now();
-    const end = Date.now() + 10_000;
-    while (Date.now() - stableSince < 300) {
-      if (Date.now() > end) assert.fail(`the SCM input box did not keep ${JSON.stringify(message)}`);
-      await new Promise((r) => setTimeout(r, 50));
-      if (repo.inputBox.value !== message) {
-        repo.inputBox.value = message;
-        stableSince = Date.now();
-      }
-    }
-  }
+  const setMessage = (message: string) => setBoxMessage(repo, message);
 
   /** Stages `file` with `content` and writes `message` into the SCM input box. */
   async function stage(file: string, content: string, message: string): Promise<void> {
@@ -91,19 +58,7 @@ describe('commit gate (Gate Staged Changes)', function () {
     assert.equal(api.status().provider, 'systemone');
     await api.inline.ready();
 
-    dir = mkdtempSync(join(tmpdir(), 'jev-gate-repo-'));
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'config', 'user.name', 'Jev Test');
-    git(dir, 'config', 'user.email', 'jev@example.invalid');
-    git(dir, 'config', 'commit.gpgsign', 'false');
-    writeFileSync(join(dir, 'math.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
-    git(dir, 'add', '.');
-    git(dir, 'commit', '-q', '-m', 'init');
-    const gitExt = vscode.extensions.getExtension<GitExtension>('vscode.git')!;
-    const exports = gitExt.isActive ? gitExt.exports : await gitExt.activate();
-    const opened = await exports.getAPI(1).openRepository(vscode.Uri.file(dir));
-    assert.ok(opened, 'the Git extension opens the temporary repository');
-    repo = opened;
+    ({ dir, repo } = await openGitRepository('jev-gate-repo-'));
   });
 
   after(async () => {
@@ -129,7 +84,7 @@ describe('commit gate (Gate Staged Changes)', function () {
     assert.equal(run.status, 'judged');
     assert.equal(run.verdict!.action, 'auto', run.verdict!.message);
     assert.deepEqual(verdicts.at(-1)!.choices, ['Commit', 'Open Details']);
-    assert.match(run.verdict!.message, /^Jev gate: AUTO · claims 2\/2 verified · diff review auto/);
+    assert.equal(run.verdict!.message, 'Jev gate: AUTO — every claim verified and the diff review accepted · claims 2/2 verified.');
     assert.equal(run.committed, true, run.note);
     assert.equal(commits(dir), before + 1);
     assert.equal(git(dir, 'log', '-1', '--format=%B').trim(), 'Add sub()\n\n- sub subtracts b from a\n- the math tests pass');
@@ -147,15 +102,15 @@ describe('commit gate (Gate Staged Changes)', function () {
     assert.deepEqual(input.evidence.map((e) => e.id), ['diff-stat', 'evidence-cmd']);
   });
 
-  it('escalate: only "Open Details" is offered, and a "Commit" anyway commits nothing', async () => {
+  it('escalate: only "Override…" and "Open Details" are offered, and a "Commit" anyway commits nothing', async () => {
     fake.setAnswerer((req) => approve(req, () => choice('contradicted', 0.95, dist('contradicted', 0.95))));
     await stage('math.js', 'export const sub = (a, b) => b - a;\n', 'Make sub right\n\n- sub subtracts b from a\n');
     const before = commits(dir);
     const run = await gate('Commit');
     assert.equal(run.verdict!.action, 'escalate');
-    assert.deepEqual(verdicts.at(-1)!.choices, ['Open Details']);
-    assert.match(run.verdict!.message, /claims_contradicted/);
-    assert.match(run.verdict!.message, /✕ "sub subtracts b from a" contradicted 0\.95 → escalate/);
+    assert.deepEqual(verdicts.at(-1)!.choices, ['Override…', 'Open Details']);
+    assert.match(run.verdict!.message, /^Jev gate: ESCALATE — the evidence contradicts "sub subtracts b from a" \(0\.95\)/);
+    assert.match(run.verdict!.message, /· claims 0\/1 verified\.$/);
     assert.equal(run.committed, false);
     assert.match(run.note!, /not offered/);
     assert.equal(commits(dir), before);
@@ -175,6 +130,9 @@ describe('commit gate (Gate Staged Changes)', function () {
     assert.deepEqual(verdicts.at(-1)!.choices, ['Commit Anyway'], 'the verdict comes back without Open Details');
     assert.equal(run.committed, true, run.note);
     assert.equal(commits(dir), before + 1);
+    const override = api.feed().find((r) => r.kind === 'override' && r.time >= api.getRecord(run.verdict!.recordId!)!.time);
+    assert.ok(override, 'accepting a review verdict is recorded as an override, not an approval');
+    assert.equal(api.getRecord(override.id)!.decision_id, run.verdict!.recordId);
     const panel = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('jevPanel.decision'));
     assert.ok(panel, 'Open Details opened the decision panel');
   });
@@ -234,22 +192,27 @@ describe('commit gate (Gate Staged Changes)', function () {
     const run = await gate('Commit');
     assert.equal(run.status, 'judged');
     assert.equal(run.verdict!.action, 'review', run.verdict!.message);
-    assert.match(run.verdict!.message, /incomplete_context|partial input \(\d+% judged\): never auto/);
-    assert.match(run.verdict!.message, /partial input \(\d+% judged\)/);
+    assert.match(run.verdict!.message, /part of the change was not judged/);
+    assert.match(run.verdict!.message, /Partial input \(\d+% judged\): never auto\./);
     assert.equal(run.committed, false);
     assert.equal(commits(dir), before);
     git(dir, 'reset', '-q');
   });
 
-  it('installs the commit-msg hook (this editor\'s node, the bundled CLI) and uninstalls it, restoring the previous hook', async () => {
+  it('installs the commit-msg hook (the stable launcher only, which runs the bundled CLI) and uninstalls it, restoring the previous hook', async () => {
     const hooks = join(dir, '.git', 'hooks');
     writeFileSync(join(hooks, 'commit-msg'), '#!/bin/sh\necho previous hook\n', { mode: 0o755 });
     const installed = (await vscode.commands.executeCommand('jevPanel.installCommitHook', { rootUri: vscode.Uri.file(dir) })) as { action: string; chainedPath?: string };
     assert.equal(installed.action, 'installed');
     const hook = readFileSync(join(hooks, 'commit-msg'), 'utf8');
     assert.match(hook, /jev-control-panel commit-msg gate/);
-    assert.ok(hook.includes(`jev_node='${process.execPath}'`), hook);
-    assert.ok(hook.includes(`jev_cli='${join(repoRoot(), 'dist', 'cli.js')}'`), hook);
+    assert.match(hook, /^jev_node=''$/m, 'no editor binary in the hook');
+    assert.match(hook, /^jev_cli=''$/m, 'no versioned extension folder in the hook');
+    const launcher = /^jev_launcher='(.*)'$/m.exec(hook)?.[1];
+    assert.ok(launcher && existsSync(launcher), hook);
+    const script = readFileSync(launcher, 'utf8');
+    assert.ok(script.includes(`jev_node='${process.execPath}'`), script);
+    assert.ok(script.includes(`jev_cli='${join(repoRoot(), 'dist', 'cli.js')}'`), script);
     assert.ok(existsSync(join(hooks, 'commit-msg.jev-chained')));
     const removed = (await vscode.commands.executeCommand('jevPanel.uninstallCommitHook', { rootUri: vscode.Uri.file(dir) })) as { action: string };
     assert.equal(removed.action, 'restored');

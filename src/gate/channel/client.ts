@@ -1,0 +1,85 @@
+import { request as httpRequest } from 'node:http';
+import { cancelled } from '../../judgment/errors';
+import { CHANNEL_PATH, CHANNEL_VERSION, type ChannelRequest, type ChannelResponse } from './protocol';
+import type { EditorSession } from './session-file';
+
+/**
+ * The hook's side of the channel (protocol.ts): one POST to an editor session found by session-file.ts
+ * `sessionsFor`. An editor that does not answer (gone, restarting, an old version) is "unavailable" and
+ * the hook falls back to the CLI configuration; only an answer of this protocol counts.
+ */
+
+/** Longest wait for the editor's answer, ms: its own deadline (`jevPanel.timeoutMs`) ends the judgment first. */
+export const CHANNEL_ANSWER_TIMEOUT_MS = 10 * 60_000;
+/** Longest wait for the connection, ms (loopback: it is there at once or not at all). */
+export const CHANNEL_CONNECT_TIMEOUT_MS = 3_000;
+
+/** What asking one editor gave. */
+export type AskResult = { kind: 'answer'; response: ChannelResponse } | { kind: 'unavailable'; reason: string };
+
+function isResponse(v: unknown): v is ChannelResponse {
+  const r = v as { v?: unknown; status?: unknown } | null;
+  return typeof r === 'object' && r !== null && r.v === CHANNEL_VERSION && (r.status === 'judged' || r.status === 'no-backend' || r.status === 'refused');
+}
+
+/**
+ * Sends `body` to the editor of `session`. Resolves to its answer, or to `unavailable` with the reason
+ * (connection refused, timed out, an HTTP error, an answer that is not this protocol). Rejects only with
+ * JevError CANCELLED when `signal` fires (the commit was interrupted): then nothing falls back.
+ */
+export function askEditor(session: EditorSession, body: ChannelRequest, signal?: AbortSignal, answerTimeoutMs = CHANNEL_ANSWER_TIMEOUT_MS): Promise<AskResult> {
+  const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled('The commit was interrupted while the editor judged it.'));
+    let settled = false;
+    const done = (result: AskResult | Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(connectTimer);
+      clearTimeout(answerTimer);
+      signal?.removeEventListener('abort', onAbort);
+      if (result instanceof Error) reject(result);
+      else resolve(result);
+    };
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: session.port,
+      path: CHANNEL_PATH,
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json', 'content-length': payload.length, connection: 'close' },
+    });
+    const onAbort = () => {
+      req.destroy();
+      done(cancelled('The commit was interrupted while the editor judged it.'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const connectTimer = setTimeout(() => {
+      req.destroy();
+      done({ kind: 'unavailable', reason: `no answer within ${CHANNEL_CONNECT_TIMEOUT_MS} ms` });
+    }, CHANNEL_CONNECT_TIMEOUT_MS);
+    const answerTimer = setTimeout(() => {
+      req.destroy();
+      done({ kind: 'unavailable', reason: `the editor did not answer within ${Math.round(answerTimeoutMs / 1000)} s` });
+    }, answerTimeoutMs);
+    req.on('socket', (socket) => socket.once('connect', () => clearTimeout(connectTimer)));
+    req.on('error', (err) => done({ kind: 'unavailable', reason: (err as { code?: string }).code ?? 'connection error' }));
+    req.on('response', (res) => {
+      clearTimeout(connectTimer);
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', () => done({ kind: 'unavailable', reason: 'the answer was cut off' }));
+      res.on('end', () => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          parsed = undefined;
+        }
+        if (res.statusCode === 200 && isResponse(parsed)) return done({ kind: 'answer', response: parsed });
+        const message = typeof (parsed as { error?: unknown } | undefined)?.error === 'string' ? `: ${(parsed as { error: string }).error}` : '';
+        done({ kind: 'unavailable', reason: `HTTP ${res.statusCode}${message}` });
+      });
+    });
+    req.end(payload);
+  });
+}
