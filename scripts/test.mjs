@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the test suites in order: unit, integration (node:test via tsx), then the extension-host suite
-// and the browser e2e when their tooling is available. Usage: node scripts/test.mjs [--only unit,integration]
+// Runs the checks in order: lint (ESLint and the dependency rules, `npm run lint`), unit, integration
+// (node:test via tsx), then the extension-host suite and the browser e2e when their tooling is available.
+// A failing step fails the run; the later steps still run. Usage: node scripts/test.mjs [--only lint,unit,integration]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -28,6 +29,13 @@ function run(cmd, args, opts = {}) {
 }
 
 let failed = 0;
+if (want('lint')) {
+  console.log('\n# lint');
+  const started = Date.now();
+  const status = run('npm', ['run', '--silent', 'lint']);
+  console.log(`# lint: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (status !== 0) failed++;
+}
 // The CLI and MCP tests spawn dist/cli.js, so build first.
 if (run(process.execPath, [join(root, 'scripts/build.mjs')]) !== 0) process.exit(1);
 

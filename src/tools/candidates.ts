@@ -59,7 +59,7 @@ export function jsonProblem(value: unknown, path: (string | number)[] = [], dept
     return undefined;
   }
   if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value);
+    const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return { path, rule: 'must be a plain JSON object' };
     for (const key of Object.keys(value)) {
       const hit = jsonProblem((value as Record<string, unknown>)[key], [...path, key], depth + 1);

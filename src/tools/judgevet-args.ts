@@ -223,8 +223,9 @@ function parseEvidence(raw: unknown): { images: string[]; byQuestion: Record<str
   for (const [question, list] of Object.entries(byQuestion)) {
     if (!Array.isArray(list) || new Set(list).size !== list.length) return undefined;
     if (!list.every((id) => typeof id === 'string' && ids.includes(id))) return undefined;
-    list.forEach((id) => referenced.add(id));
-    map[question] = list;
+    const names = list as string[];
+    names.forEach((id) => referenced.add(id));
+    map[question] = names;
   }
   if (ids.some((id) => !referenced.has(id))) return undefined;
   if (!Array.isArray(required) || !required.every((q) => typeof q === 'string')) return undefined;

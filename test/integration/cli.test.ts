@@ -215,9 +215,9 @@ describe('jevcp gate --staged (real git repositories)', () => {
     // Default fake answers rate the test gap and blast radius at their top level → not auto → exit 1.
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^jev_gate — model jev-test-1$/m);
-    assert.match(r.stdout, /^  action +(review|escalate)/m);
-    assert.match(r.stdout, /^  reasons +review_required/m);
-    assert.match(r.stdout, /^  thresholds +auto_accept 0\.8, review_at 0\.5/m);
+    assert.match(r.stdout, /^ {2}action +(review|escalate)/m);
+    assert.match(r.stdout, /^ {2}reasons +review_required/m);
+    assert.match(r.stdout, /^ {2}thresholds +auto_accept 0\.8, review_at 0\.5/m);
     assert.match(r.stdout, /gate: NOT passed/);
   });
 

@@ -238,7 +238,7 @@ describe('deadline and cancellation', () => {
   test('a hang past a short deadline → TIMEOUT (retryable), bounded wall time, socket closed', async () => {
     fake.script({ hang: true });
     const started = Date.now();
-    const err = await expectError(ask(provider(), ctx(400)), 'TIMEOUT', true);
+    await expectError(ask(provider(), ctx(400)), 'TIMEOUT', true);
     const elapsed = Date.now() - started;
     assert.ok(elapsed >= 350 && elapsed < 1_500, `elapsed ${elapsed} ms`);
     assert.equal(fake.count(), 1);

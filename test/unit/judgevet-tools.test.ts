@@ -18,7 +18,8 @@ const TOOLS = [askNoulTool, askChoiceTool, askScoreTool, evaluatePolicyTool];
 type EvaluatePolicyResultLike = { policy: { result: string } };
 const HOST_MODEL = 'host-model';
 
-type Body = unknown | ((req: SystemOneRequest) => unknown);
+/** A scripted body, or a function `(req: SystemOneRequest) => body` called with the request. */
+type Body = unknown;
 
 /** A provider that returns scripted bodies in order and records every request it receives. */
 class ScriptedProvider implements JudgmentProvider {
