@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { JevPanelApi } from '../../../src/extension/api';
 import type { GateRun } from '../../../src/extension/gate/gate-command';
 import type { GitExtension, Repository } from '../../../src/extension/gate/git-api';
-import type { GateVerdict } from '../../../src/extension/gate/verdict';
+import type { GateVerdict } from '../../../src/gate/verdict';
 import type { DecisionRecord } from '../../../src/ledger/record';
 import { answerAll, choice, score, startFakeSystemOne, type FakeSystemOne, type RecordedRequest } from '../../helpers/fake-systemone';
 import { activateJev, repoRoot, resetSettings, setSetting } from '../helpers';

@@ -2,13 +2,13 @@
  * How the editor presents a jev_gate outcome: one notification line (action, claims, review, reasons,
  * per-claim verdicts, partial coverage, the request's notes) and the buttons it offers: "Commit" only for
  * auto, "Commit Anyway" only for review (or for a judge failure when fail-open is on), "Open Details"
- * whenever a decision was recorded. No `vscode` import.
+ * whenever a decision was recorded. Shown by src/extension/gate/gate-command.ts.
  */
-import type { JevError } from '../../judgment/errors';
-import { failOpenApplies } from '../../gate/fail-open';
-import { fmtProb } from '../../panel/outcome-diff';
-import { coverageNote } from '../../panel/explain';
-import { editorWording } from '../../config/editor-wording';
+import type { JevError } from '../judgment/errors';
+import { failOpenApplies } from './fail-open';
+import { fmtProb } from '../panel/outcome-diff';
+import { coverageNote } from '../panel/explain';
+import { editorWording } from '../config/editor-wording';
 
 /** Buttons of the verdict notification. */
 export type GateChoice = 'Commit' | 'Commit Anyway' | 'Open Details';
