@@ -7,24 +7,19 @@
  * GIT_CONFIG_NOSYSTEM=1, HOME is the temporary directory, and inherited GIT_* variables are dropped.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CHAINED_NAME, HOOK_MARKER } from '../../src/gate/hook/script';
-import { answerAll, noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { CLI, cleanEnv, ensureBuilt } from './mcp-fixtures';
+import { capture, type Run } from '../helpers/processes';
+import { answerAll, noul, score, type FakeSystemOne } from '../helpers/fake-systemone';
+import { CLI, cleanEnv, openSandbox, type CliSandbox } from './mcp-fixtures';
+import { closedPort } from '../helpers/raw-http';
 
 const KEY = 'sk-hook-test-secret-5e1a';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+let sandbox: CliSandbox | undefined;
 let dir: string;
 let fake: FakeSystemOne;
 
@@ -45,15 +40,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 function run(cmd: string, args: string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return capture(cmd, args, { cwd, env: env(extraEnv) });
 }
 
 const jevcp = (cwd: string, args: string[], extraEnv: Record<string, string> = {}) => run(process.execPath, [CLI, ...args], cwd, extraEnv);
@@ -103,30 +90,17 @@ const approve = () => fake.setAnswerer((req) => answerAll(req.body.questions, PA
 /** The fake's default answers rate test gap and blast radius at the top level → review/escalate. */
 const disapprove = () => fake.setAnswerer((req) => answerAll(req.body.questions));
 
-/** A port on 127.0.0.1 with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 /** A previous hook that records how it was called (name it saw as $0 and its message file) and can fail. */
 const OLD_HOOK = '#!/bin/sh\n# team hook\necho "old-hook $(basename "$0") $(head -n 1 "$1")" >> "$OLD_HOOK_LOG"\nif [ -n "$OLD_HOOK_FAIL" ]; then echo "old hook rejects this message" >&2; exit 1; fi\n# no newline at the end';
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 before(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'jevcp-hook-'));
+  sandbox = await openSandbox('jevcp-hook-');
+  ({ dir, fake } = sandbox);
   writeFileSync(join(dir, 'gitconfig'), '[user]\n\tname = hook test\n\temail = hook@example.invalid\n[commit]\n\tgpgsign = false\n[init]\n\tdefaultBranch = main\n');
-  fake = await startFakeSystemOne();
 });
-after(async () => {
-  await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => sandbox?.close());
 
 describe('jevcp hook install / uninstall', () => {
   it('chains an existing hook (both run, the old one first under its own name; its failure fails the commit) and uninstall restores it byte-identical', async () => {

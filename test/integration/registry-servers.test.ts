@@ -15,6 +15,7 @@ import { prepare } from '../../src/registry/prepare';
 import { ToolRegistry, type RegistryEvent } from '../../src/registry/registry';
 import type { NamedServer } from '../../src/registry/servers';
 import { startHttpMcpServer, type TestHttpServer } from '../helpers/mcp-http-server';
+import { alive } from '../helpers/processes';
 
 const root = join(__dirname, '..', '..');
 const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -30,15 +31,6 @@ function countCalls(conn: McpConnection): () => number {
     return original(...args);
   };
   return () => n;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('registry with real MCP servers (stdio + Streamable HTTP)', () => {
