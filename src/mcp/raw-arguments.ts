@@ -6,8 +6,8 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
  *
  * Why: the SDK re-parses every `tools/call` request with a zod record schema, and assigning an own
  * `__proto__` key onto the new object sets its prototype instead (or drops a primitive value), so a
- * top-level `__proto__` argument would vanish silently. Our tools reject `__proto__` at any depth
- * (jev-tools-spec §9), so the handler must see the arguments exactly as they arrived. Nested keys
+ * top-level `__proto__` argument would vanish silently. Our tools reject `__proto__` at any depth,
+ * so the handler must see the arguments exactly as they arrived. Nested keys
  * survive the SDK parse; only the top level needs this. Only requests whose raw arguments carry an
  * own top-level `__proto__` key are kept, so the map stays empty in normal use.
  */

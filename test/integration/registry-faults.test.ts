@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue #3 acceptance 2) with the fixture server test/fixtures/servers/faulty.mjs:
+ * Fault injection with the fixture server test/fixtures/servers/faulty.mjs:
  * fails to start, exits mid-call, hangs (timeout), prints non-JSON on stdout, floods stderr, returns a
  * tool error — plus a missing command and an unreachable HTTP server. Each gives a clear status or error
  * while the other servers keep serving; after shutdown no child process is left (checked by PID).

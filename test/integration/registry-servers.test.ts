@@ -1,5 +1,5 @@
 /**
- * ToolRegistry against real MCP servers (issue #3 acceptance 1): @modelcontextprotocol/server-everything
+ * ToolRegistry against real MCP servers: @modelcontextprotocol/server-everything
  * over stdio, @modelcontextprotocol/server-filesystem on a temporary folder, and a Streamable HTTP SDK
  * server on 127.0.0.1. Tools listed and called, grants enforced before any transport is touched (counted
  * at the connection and at the HTTP server), qualified ids, bare-name resolution order, describe().

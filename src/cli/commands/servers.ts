@@ -7,7 +7,7 @@ import { reportError, wantsJson } from '../report';
 import { safeText } from '../safe-text';
 
 /**
- * `jevcp servers [--config F] [--json]` (issue #3 "CLI"): starts every configured MCP server (config file
+ * `jevcp servers [--config F] [--json]`: starts every configured MCP server (config file
  * `.jev/config.json` or `--config`, then MCP_SERVERS / MCP_ORACLE), prints each one's status, reason and
  * tools, and each agent's effective tools, then shuts them all down.
  * Exit 0 when every server is ready (or none is configured), 3 when any is in error, 2 for bad config.
