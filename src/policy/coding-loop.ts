@@ -18,7 +18,7 @@ export const FOCUS_AREAS = ['edit', 'search', 'test', 'read', 'plan'] as const;
 export const HANDOFFS = ['use_tools', 'gather_context', 'partner_model', 'ask_user', 'stop', 'review'] as const;
 export type Handoff = (typeof HANDOFFS)[number];
 
-/** Partner reason codes of the coding loop, in their documented order (README). */
+/** Partner reason codes of the coding loop, in reporting order. */
 export const PARTNER_REASONS = [
   'incomplete_context',
   'terminal_stop',

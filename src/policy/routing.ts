@@ -19,7 +19,7 @@ export const SELECTION_REASONS = [
 ] as const;
 export type SelectionReason = (typeof SELECTION_REASONS)[number];
 
-/** The complete jev_tool_route reason set (seed order). */
+/** The complete jev_tool_route reason set, in reporting order. */
 export const ROUTE_REASONS = [
   'accepted',
   'no_candidates',
