@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs the checks in order: lint (ESLint and the dependency rules, `npm run lint`), unit, integration
+// Runs the checks in order: lint (ESLint and the dependency rules, scripts/lint.mjs), unit, integration
 // (node:test via tsx), then the extension-host suite and the browser e2e when their tooling is available.
 // A failing step fails the run; the later steps still run. Usage: node scripts/test.mjs [--only lint,unit,integration]
 import { spawnSync } from 'node:child_process';
@@ -32,7 +32,7 @@ let failed = 0;
 if (want('lint')) {
   console.log('\n# lint');
   const started = Date.now();
-  const status = run('npm', ['run', '--silent', 'lint']);
+  const status = run(process.execPath, [join(root, 'scripts/lint.mjs')]);
   console.log(`# lint: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (status !== 0) failed++;
 }
