@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Extension benchmark (issue #4 acceptance 3), measured side by side in one run:
+// Extension benchmark, measured side by side in one run:
 //   - activation: `extension.activate()` of the production-built extension versus an empty extension
 //     (test/host/fixtures/empty-extension), both activated in the SAME real extension host (code-server),
 //     first one then the other (the order alternates across host runs). Reported: the ratio ours / empty

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// MCP overhead benchmark (issue #2 acceptance 5), measured side by side in one run over real stdio:
+// MCP overhead benchmark, measured side by side in one run over real stdio:
 //
 //  A. p50/p95 of a jev_step call with 32 eligible candidates on `jevcp serve` (mock judge) versus a trivial
 //     echo tool on a bare SDK server given the same arguments, calls interleaved; and their ratio

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Panel webview benchmark (issue #4 acceptance 3): the production bundle on the static harness page
+// Panel webview benchmark: the production bundle on the static harness page
 // (test/e2e/harness.html, fake host, real ledger records padded with synthetic rows) in headless
 // Chromium, measured side by side in one run for a 100-row and a 10 000-row feed:
 //   - snapshot → list painted: from the host posting the snapshot to the first frame after the feed rows

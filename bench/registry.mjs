@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// Tool registry benchmark (issue #3 acceptance 4), measured side by side in one run over real stdio
+// Tool registry benchmark, measured side by side in one run over real stdio
 // against @modelcontextprotocol/server-everything's `echo` tool:
 //
 //  A. persistent: p50 of N calls through ToolRegistry.call (one connection, spawned once) versus spawning
-//     a fresh server per call the way the anchor does (spawn → initialize → tools/call → close). Goal: the
+//     a fresh server per call, as a naive client does (spawn → initialize → tools/call → close). Goal: the
 //     persistent registry is ≥ 50× faster at p50.
 //  B. registry overhead: ToolRegistry.call versus the SDK client's callTool on the SAME connection,
 //     interleaved call by call. Goal: p50 ratio ≤ 1.1.
@@ -103,7 +103,7 @@ const perSpawn = [];
 for (let i = 0; i < SPAWNS; i++) {
   const t0 = performance.now();
   const transport = new StdioClientTransport({ ...server, stderr: 'ignore' });
-  const fresh = new Client({ name: 'bench-anchor-style', version: '0' });
+  const fresh = new Client({ name: 'bench-fresh-per-call', version: '0' });
   await fresh.connect(transport);
   const r = await fresh.callTool({ name: 'echo', arguments: { message: `m${i}` } });
   await fresh.close();
@@ -130,7 +130,7 @@ if (JSON_OUT) {
   console.log('   series                                        n    p50 ms    p90 ms   mean ms');
   console.log(`   registry.call, persistent connection  ${String(reg.n).padStart(9)}${ms(reg.p50)}${ms(reg.p90)}${ms(reg.mean)}`);
   console.log(`   SDK client.callTool, same connection  ${String(sdk.n).padStart(9)}${ms(sdk.p50)}${ms(sdk.p90)}${ms(sdk.mean)}`);
-  console.log(`   fresh server per call (anchor style)  ${String(spawn.n).padStart(9)}${ms(spawn.p50)}${ms(spawn.p90)}${ms(spawn.mean)}`);
+  console.log(`   fresh server per call (naive client)  ${String(spawn.n).padStart(9)}${ms(spawn.p50)}${ms(spawn.p90)}${ms(spawn.mean)}`);
   console.log(`   persistent speed-up (spawn p50 / registry p50): ${speedup.toFixed(0)}×   goal ≥ 50×: ${met(speedup >= 50)}`);
   console.log(`   registry overhead (registry p50 / SDK p50):     ${overhead.toFixed(3)}×  goal ≤ 1.1×: ${met(overhead <= 1.1)}`);
   console.log(`   paired median extra per call (registry − SDK):  ${(pairedMs * 1000).toFixed(1)} µs`);

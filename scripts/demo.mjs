@@ -120,8 +120,8 @@ line without "=" raises a SyntaxError that names the line.
 `;
 
 let repo;
-let step = { code: 1 };
-let gate = { code: 1 };
+let step;
+let gate;
 if (configured) console.log(`demo: using your configured backend (${kept.join(', ')}): two real judgment requests.`);
 else console.log('demo: no backend configured (JEV_API_KEY, JEV_BASE_URL or JEV_PROVIDER): the mock judge answers.');
 try {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser screenshots of issue 5's editor side (acceptance 3), offline: the packaged extension in
+// Browser screenshots of the inline editor surfaces, offline: the packaged extension in
 // code-server, driven from Debian Chromium through playwright-core, judged by the mock.
 //   1. a request file: open examples/parser-fix.jev.json, click its "Run jev_step" CodeLens, wait for the
 //      decision lens (execute_tool · auto · …) and the after-line decorations → inline-request.png, then

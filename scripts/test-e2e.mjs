@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser end-to-end tests of the control panel (issue #4, acceptance 2), offline:
+// Browser end-to-end tests of the control panel, offline:
 //   1. build for production and package the .vsix (vsce package --no-dependencies), and check that the
 //      package carries every file the webview loads;
 //   2. harness checks: the panel bundle on a static page with a fake host (test/e2e/harness-check.mjs);

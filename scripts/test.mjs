@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Runs the test suites in order: unit, integration (node:test via tsx), the official MCP conformance
-// suite's client scenarios (scripts/test-conformance.mjs; installs its tools on first use), then the
-// extension-host suite and the browser e2e. Usage: node scripts/test.mjs [--only unit,integration,conformance,host,e2e]
+// Runs the checks in order: lint (ESLint and the dependency rules, scripts/lint.mjs), unit, integration
+// (node:test via tsx), the official MCP conformance suite's client scenarios (scripts/test-conformance.mjs;
+// installs its tools on first use), then the extension-host suite and the browser e2e. A failing step fails
+// the run; the later steps still run. Usage: node scripts/test.mjs [--only lint,unit,integration,conformance,host,e2e]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -29,6 +30,13 @@ function run(cmd, args, opts = {}) {
 }
 
 let failed = 0;
+if (want('lint')) {
+  console.log('\n# lint');
+  const started = Date.now();
+  const status = run(process.execPath, [join(root, 'scripts/lint.mjs')]);
+  console.log(`# lint: ${status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (status !== 0) failed++;
+}
 // The CLI and MCP tests spawn dist/cli.js, so build first.
 if (run(process.execPath, [join(root, 'scripts/build.mjs')]) !== 0) process.exit(1);
 

@@ -18,7 +18,7 @@ export interface DetailOptions {
   /** 'sidebar' shows Back and "Open in editor"; 'decision' is the editor panel. */
   view: 'sidebar' | 'decision';
   whatIfFloors?: Floors;
-  onWhatIf(floors: Floors | undefined): void;
+  onWhatIf: (floors: Floors | undefined) => void;
   onBack?(): void;
   onOpenInEditor?(): void;
   /** Section names whose open state the user flipped from the default. */

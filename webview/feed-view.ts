@@ -238,7 +238,7 @@ export class FeedView {
     if (this.order.length === 0) return;
     const rows = this.orderRows;
     const current = this.o.selected ? this.order.findIndex((i) => rows[i]!.id === this.o.selected) : -1;
-    let next = current;
+    let next: number;
     if (e.key === 'ArrowDown') next = Math.min(this.order.length - 1, current + 1);
     else if (e.key === 'ArrowUp') next = Math.max(0, current - 1);
     else if (e.key === 'Home') next = 0;

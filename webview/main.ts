@@ -9,7 +9,7 @@ import { FeedView } from './feed-view';
 import { connectHost, type HostPort } from './host';
 import { renderServers } from './servers-view';
 import { renderHealthBanner, renderStatus } from './status-view';
-import { TABS, restoreUiState, type Tab, type UiState } from './ui-state';
+import { TABS, restoreUiState, type UiState } from './ui-state';
 import { loadWhatIf } from './whatif-loader';
 
 /**

@@ -7,7 +7,7 @@ export interface CliIO {
   cwd: string;
 }
 
-/** Exit codes (DESIGN "The CLI"): 0 ok, 1 gate not passed, 2 invalid input/config, 3 provider/operational failure. */
+/** Exit codes: 0 ok, 1 gate not passed, 2 invalid input/config, 3 provider/operational failure. */
 export const EXIT = Object.freeze({ OK: 0, GATE_NOT_PASSED: 1, INVALID: 2, OPERATIONAL: 3 });
 
 /** One `jevcp` subcommand: receives the arguments after its name; resolves to the exit code. */

@@ -13,6 +13,7 @@ export type CoreModule = typeof Core;
 /** Requires dist/extension-core.js (the path is built at run time so the shell bundle does not inline it). */
 function requireCore(): CoreModule {
   const file = ['.', 'extension-core.js'].join('/');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time require keeps the core out of the shell bundle
   return require(file) as CoreModule;
 }
 

@@ -21,16 +21,16 @@ export interface EditorEndpointDeps {
   /** Extension version, the first part of the definition version. */
   version: string;
   service: JudgmentService;
-  registry(): ToolRegistry | undefined;
+  registry: () => ToolRegistry | undefined;
   /** The current `editor` manifest. */
-  manifest(): AgentManifest;
-  floors(): Floors;
+  manifest: () => AgentManifest;
+  floors: () => Floors;
   /** Records an external tool call (ledger + feed). */
-  record(record: DecisionRecord): void;
+  record: (record: DecisionRecord) => void;
   /** Runs before each tools/list (the configured servers start here, with a bounded wait). */
-  beforeList(): Promise<void>;
+  beforeList: () => Promise<void>;
   /** The tool set the editor sees changed: the MCP definition must be re-announced. */
-  definitionChanged(): void;
+  definitionChanged: () => void;
 }
 
 /** The endpoint listener and the tool set it serves to the editor's agent. */

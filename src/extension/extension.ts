@@ -21,13 +21,13 @@ export const LOG_CHANNEL = 'Jev Control Panel';
 
 export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPanelPublicApi {
   const started = performance.now();
-  const version = String(context.extension.packageJSON.version ?? '0');
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const log = vscode.window.createOutputChannel(LOG_CHANNEL, { log: true });
   const core = new CoreHost(context, log);
-  let actions: PanelActions | undefined;
-  const panels = new DecisionPanels(context.extensionUri, core, () => actions!);
+  // The panels read the actions only once a panel opens, after they exist.
+  const panels = new DecisionPanels(context.extensionUri, core, () => actions);
   const deps = { context, core, panels };
-  actions = panelActions(deps);
+  const actions: PanelActions = panelActions(deps);
   const view = new JevViewProvider(context.extensionUri, core, actions);
   const statusBar = new JevStatusBar(core);
   const definitions = new JevMcpDefinitions(core);

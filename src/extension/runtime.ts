@@ -55,7 +55,7 @@ export class JevRuntime implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     readonly log: vscode.LogOutputChannel,
   ) {
-    const version = String(context.extension.packageJSON.version ?? '0');
+    const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
     this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m), () => this.backend.secrets);
     this.feed = new FeedStore({ ledgerPath: () => this.ledgerPath() });
     this.backend = new BackendController({ context, log, ledger: this.ledger, onRecord: (r) => this.onRecord(r) }, readSettings());

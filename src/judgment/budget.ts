@@ -1,7 +1,7 @@
 import { inputTooLarge } from './errors';
 import type { Coverage, QuestionMap } from './types';
 
-/** Whole-request budget in estimated tokens (jev-tools-spec §5, vendor limit 64k). */
+/** Whole-request budget in estimated tokens (the vendor's limit is 64k). */
 export const MAX_TOTAL_TOKENS = 64_000;
 /** Budget for state plus the longest single question, estimated tokens. */
 export const MAX_STATE_PLUS_LONGEST_QUESTION_TOKENS = 32_000;
@@ -17,7 +17,7 @@ export function stringifyState(state: unknown): string {
 
 /**
  * Estimated tokens of `text`: ceil(ascii/4 + nonAscii), so every non-ASCII UTF-16 unit costs at least one
- * token (jev-tools-spec §5, "chars/4" estimator).
+ * token (the "chars/4" estimator).
  */
 export function estimateTokens(text: string): number {
   const other = nonAsciiUnits(text);
@@ -103,7 +103,7 @@ export function questionEstimates(questions: QuestionMap): { questions: number; 
 
 /**
  * Estimated tokens left for the state: min(64 000 − Q, 32 000 − L), where Q is the whole question map
- * and L the longest question, both in estimated tokens (jev-tools-spec §5). Negative when the questions
+ * and L the longest question, both in estimated tokens. Negative when the questions
  * alone are over budget.
  */
 export function stateTokenBudget(q: number, longest: number): number {
@@ -111,7 +111,7 @@ export function stateTokenBudget(q: number, longest: number): number {
 }
 
 /**
- * Fits `state` into stateTokenBudget estimated tokens (jev-tools-spec §5).
+ * Fits `state` into stateTokenBudget estimated tokens.
  * Throws JevError INPUT_TOO_LARGE when the questions alone exceed the budget (before any request).
  */
 export function fitState(state: unknown, questions: QuestionMap): FittedState {

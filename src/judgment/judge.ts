@@ -23,7 +23,7 @@ function requestInputTokens(body: unknown, summed: number): number {
   return typeof largest === 'number' && Number.isFinite(largest) && largest >= 0 ? largest : summed;
 }
 
-/** 64000 → "64 000" (the spec's way of writing token counts). */
+/** 64000 → "64 000" (how our messages write token counts). */
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
 /**

@@ -1,5 +1,5 @@
 /**
- * System One question and answer types (jev-tools-spec §2.2–2.3, judgevet-spec §1.3–1.4).
+ * System One question and answer types.
  * Probabilities are numbers in [0,1]; score levels are indexed from 0, keys are strings on the wire.
  */
 
@@ -76,14 +76,14 @@ export interface SystemOneResponse {
   answers: Record<string, Answer>;
 }
 
-/** Estimated token counts of one request (jev-tools-spec §5). */
+/** Estimated token counts of one request. */
 export interface TokenEstimates {
   state: number;
   questions: number;
   longest_question: number;
 }
 
-/** How much of the supplied state was evaluated (jev-tools-spec §5). Characters are UTF-16 units. */
+/** How much of the supplied state was evaluated. Characters are UTF-16 units. */
 export interface Coverage {
   complete: boolean;
   original_chars: number;

@@ -1,7 +1,7 @@
 import { invalidResponse } from './errors';
 import type { Answer, QuestionMap, SystemOneResponse, Usage } from './types';
 
-/** Allowed |Σp − 1| per option (judgevet-spec §1.4: 0.005 × k). */
+/** Allowed |Σp − 1| per option: 0.005 × k for k options. */
 export const SUM_TOLERANCE_PER_OPTION = 0.005;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -85,7 +85,7 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
 }
 
 /**
- * Validates a provider body against the questions asked (jev-tools-spec §2.4, judgevet-spec §1.4):
+ * Validates a provider body against the questions asked:
  * every asked id answered with its type; noul/probabilities/confidence in [0,1]; choices on the list;
  * distributions complete and summing to 1 within 0.005 per option; scores within and consistent with
  * their distribution; usage non-negative integers. Unasked answers are dropped.

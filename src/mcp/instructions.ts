@@ -1,6 +1,6 @@
 /**
  * Server instructions sent in the MCP `initialize` result. Limits of use come first; the text stays under
- * 1 500 characters because some hosts cut instructions at 2 048 (judgevet-spec §2.1).
+ * 1 500 characters because some hosts cut instructions at 2 048.
  */
 export const SERVER_INSTRUCTIONS = [
   'Jev Control Panel gives typed judgments about a coding agent\'s situation: probabilities plus an action',

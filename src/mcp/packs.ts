@@ -8,7 +8,7 @@ import { stepQuestions } from '../tools/jev-step';
 import { toolRouteQuestions } from '../tools/jev-tool-route';
 import { packVerify, VERIFY_CRITERIA } from '../tools/jev-verify';
 
-/** Pack ids in resource order (jev-tools-spec §3.4). */
+/** Pack ids in resource order. */
 export const PACK_IDS = ['coding-loop', 'tool-route', 'step', 'review', 'verify', 'screen', 'rank', 'gate'] as const;
 export type PackId = (typeof PACK_IDS)[number];
 

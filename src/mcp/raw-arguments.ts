@@ -6,8 +6,8 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
  *
  * Why: the SDK re-parses every `tools/call` request with a zod record schema, and assigning an own
  * `__proto__` key onto the new object sets its prototype instead (or drops a primitive value), so a
- * top-level `__proto__` argument would vanish silently. Our tools reject `__proto__` at any depth
- * (jev-tools-spec §9), so the handler must see the arguments exactly as they arrived. Nested keys
+ * top-level `__proto__` argument would vanish silently. Our tools reject `__proto__` at any depth,
+ * so the handler must see the arguments exactly as they arrived. Nested keys
  * survive the SDK parse; only the top level needs this. Only requests whose raw arguments carry an
  * own top-level `__proto__` key are kept, so the map stays empty in normal use.
  */
@@ -22,23 +22,24 @@ export class RawArgumentsTap {
    * `observe` first. Taps stack: a tap attached over another one sees every message too.
    */
   attach(transport: Transport): void {
-    const tap = this;
     const wrap = (fn: Transport['onmessage']): Transport['onmessage'] =>
       fn &&
       ((message, extra) => {
-        tap.observe(message);
+        this.observe(message);
         fn(message, extra);
       });
     const inherited = accessorOf(transport, 'onmessage');
     if (inherited?.set) {
       // An accessor (the SDK's Node Streamable HTTP transport forwards onmessage to an inner transport):
       // keep forwarding through the original setter, with the wrapped handler.
+      // Both accessors are only ever called with .call(transport).
+      // eslint-disable-next-line @typescript-eslint/unbound-method
       const { get, set } = inherited;
       const current = get?.call(transport) as Transport['onmessage'];
       Object.defineProperty(transport, 'onmessage', {
         configurable: true,
         enumerable: true,
-        get: () => get?.call(transport),
+        get: () => get?.call(transport) as Transport['onmessage'],
         set: (fn: Transport['onmessage']) => set.call(transport, wrap(fn)),
       });
       // Attached after connect: route the live handler through this tap as well. (A tap underneath wraps
@@ -77,7 +78,7 @@ export class RawArgumentsTap {
 
 /** The accessor descriptor of `key` on `obj` or its prototype chain, if `key` is an accessor. */
 function accessorOf(obj: object, key: string): PropertyDescriptor | undefined {
-  for (let o: object | null = obj; o; o = Object.getPrototypeOf(o)) {
+  for (let o: object | null = obj; o; o = Object.getPrototypeOf(o) as object | null) {
     const d = Object.getOwnPropertyDescriptor(o, key);
     if (d) return d.get || d.set ? d : undefined;
   }

@@ -67,7 +67,7 @@ export function outcomeLines(outcome: Outcome): OutcomeLine[] {
   const verification = isObj(r.verification) ? r.verification : r;
   if (isObj(verification.summary)) {
     const s = verification.summary;
-    add('summary', 'Claims', `verified ${s.verified} · contradicted ${s.contradicted} · unsupported ${s.unsupported} · needs review ${s.needs_review}`);
+    add('summary', 'Claims', `verified ${String(s.verified)} · contradicted ${String(s.contradicted)} · unsupported ${String(s.unsupported)} · needs review ${String(s.needs_review)}`);
   }
   if (Array.isArray(verification.results)) {
     const actions = verification.results.map((x) => (isObj(x) ? String(x.action) : '?'));

@@ -12,7 +12,7 @@ export function worstAction(actions: Action[]): Action {
   return worst;
 }
 
-/** Incomplete context never returns auto (jev-tools-spec §5): auto → review, others unchanged. */
+/** Incomplete context never returns auto: auto → review, others unchanged. */
 export function requireCompleteContext(action: Action, incomplete: boolean): Action {
   return incomplete && action === 'auto' ? 'review' : action;
 }
@@ -24,7 +24,7 @@ export function validatePolicyThresholds(autoAccept: number, reviewAt: number): 
   }
 }
 
-/** c ≥ a → auto; c ≥ r → review; else escalate (jev-tools-spec §6). */
+/** c ≥ a → auto; c ≥ r → review; else escalate. */
 export function actionFromConfidence(confidence: number, autoAccept: number, reviewAt: number): Action {
   if (confidence >= autoAccept) return 'auto';
   if (confidence >= reviewAt) return 'review';

@@ -3,7 +3,7 @@ import { confidenceSupportsAuto } from './distribution';
 import { dispatchFloor, type JudgmentThresholds } from './thresholds';
 
 /**
- * Coding-loop policy (jev-tools-spec §6 codingLoopAction, §8.2 partnerRouting; seed "jev_coding_loop").
+ * Coding-loop policy of jev_coding_loop and jev_step: the base action and partner routing.
  * Pure functions over judged signals: no I/O, no clock. Probabilities in [0,1]; risk is the expected
  * level on the 0–2 risk score.
  */
@@ -18,7 +18,7 @@ export const FOCUS_AREAS = ['edit', 'search', 'test', 'read', 'plan'] as const;
 export const HANDOFFS = ['use_tools', 'gather_context', 'partner_model', 'ask_user', 'stop', 'review'] as const;
 export type Handoff = (typeof HANDOFFS)[number];
 
-/** Partner reason codes of the coding loop, in the seed's listing order. */
+/** Partner reason codes of the coding loop, in reporting order. */
 export const PARTNER_REASONS = [
   'incomplete_context',
   'terminal_stop',
@@ -49,7 +49,7 @@ export const REPEATED_FAILURES = 2;
 
 /**
  * Tolerance for comparisons of a complement (1 − p) with a threshold, so that boundaries stay inclusive
- * despite binary floating point (needs_more_context 0.2 meets the 0.8 floor; seed "Partner handoff").
+ * despite binary floating point (needs_more_context 0.2 meets the 0.8 floor of a partner handoff).
  */
 export const BOUNDARY_EPSILON = 1e-12;
 
@@ -75,7 +75,7 @@ export interface CodingLoopSignals {
   needs_generation: number;
 }
 
-/** Trusted host facts about the current step (seed "jev_coding_loop"). */
+/** Trusted host facts about the current step. */
 export interface ExecutionFacts {
   /** Exact arguments already passed the real tool schema, authorization and prerequisite checks. */
   prepared_tool_call: boolean;
@@ -99,7 +99,7 @@ export interface Routing {
 }
 
 /**
- * Base coding-loop action (jev-tools-spec §6), first match wins:
+ * Base coding-loop action, first match wins:
  * next confidence < review_at → escalate; ask_user → review; risk ≥ 1.5 → review if confident else
  * escalate; stop with done_enough < 0.7 → review; confident and risk < 1.2 → auto; else review.
  * Throws INVALID_INPUT when the thresholds are not 0 ≤ review_at ≤ auto_accept ≤ 1.
@@ -123,7 +123,7 @@ export function codingLoopAction(
 
 /**
  * The loop's action: codingLoopAction, then auto → review when the next or risk distribution fails the
- * concentration guard at auto_accept, then auto → review on incomplete context (jev-tools-spec §8.2).
+ * concentration guard at auto_accept, then auto → review on incomplete context.
  */
 export function loopAction(s: CodingLoopSignals, t: JudgmentThresholds, incomplete: boolean): Action {
   let action = codingLoopAction(s.next.choice, s.next.confidence, s.risk.score, s.done_enough, t.auto_accept, t.review_at);
@@ -153,7 +153,7 @@ export interface RoutingInput {
 }
 
 /**
- * Partner routing (jev-tools-spec §8.2, 14 steps, first match wins). P = max(0.8, auto_accept) is the
+ * Partner routing (14 steps, first match wins). P = max(0.8, auto_accept) is the
  * partner floor; "confident at X" means reported confidence ≥ X and the distribution passes the
  * concentration guard at X. A partner is required only when every check passes.
  */

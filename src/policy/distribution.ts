@@ -1,5 +1,5 @@
 /**
- * Distribution helpers (jev-tools-spec §6). Probabilities are numbers in [0,1] keyed by option.
+ * Distribution helpers. Probabilities are numbers in [0,1] keyed by option.
  */
 
 /** (max − 1/n)/(1 − 1/n), 0 when max ≤ 1/n or no options. Used by the mock judge. */

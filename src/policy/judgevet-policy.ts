@@ -1,10 +1,10 @@
 /**
- * The judgevet acceptance-policy grammar and its strict evaluator (judgevet-spec §3.1–3.4).
+ * The judgevet acceptance-policy grammar and its strict evaluator.
  *
  * Grammar: `{"rules":[{"question":ID,"pass":P}, …]}` with P one of
  * `{"noul":{"min"?,"max"?}}`, `{"choice":LABEL,"confidence"?:{"min":x}}`,
  * `{"score":{"min"?,"max"?},"confidence"?:{"min":x}}`. Every diagnostic text and its check order follow
- * §3.3 exactly, so a caller sees the same message the reference prints. Comparisons are inclusive.
+ * judgevet's exactly, so a caller sees the same message judgevet prints. Comparisons are inclusive.
  *
  * Duplicate keys can only be seen in raw text: {@link parsePolicy} given a string reads it with a
  * duplicate-rejecting reader; given an already-decoded value (the MCP path, where arguments arrive as
@@ -15,7 +15,7 @@
 import { compareCodePoints, pyFloat, pySlice, pyStr } from './python-repr';
 import { parseStrictJson, StrictJsonError } from './strict-json';
 
-/** A policy that cannot be built from its definition (§3.2–3.3). `message` is the exact diagnostic. */
+/** A policy that cannot be built from its definition. `message` is the exact diagnostic. */
 export class PolicyDefinitionError extends Error {
   constructor(message: string) {
     super(message);
@@ -23,7 +23,7 @@ export class PolicyDefinitionError extends Error {
   }
 }
 
-/** An answer that cannot be evaluated against a validated policy (§3.4). `message` is the exact diagnostic. */
+/** An answer that cannot be evaluated against a validated policy. `message` is the exact diagnostic. */
 export class PolicyAnswerError extends Error {
   constructor(message: string) {
     super(message);
@@ -66,7 +66,7 @@ export type PolicyRule = NoulRule | ChoiceRule | ScoreRule;
 
 /**
  * A policy checked against its questions, with a frozen snapshot of what evaluation needs
- * (choice labels; score maximum level), so later edits to the question objects change nothing (§3.2).
+ * (choice labels; score maximum level), so later edits to the question objects change nothing.
  */
 export interface ValidatedPolicy {
   readonly rules: readonly PolicyRule[];
@@ -103,7 +103,7 @@ export interface PolicyReport {
   rules: RuleReport[];
 }
 
-/** Wire shape of a report in MCP/CLI JSON: `{result, rules:[{question, pass, detail}]}` (§3.4). */
+/** Wire shape of a report in MCP/CLI JSON: `{result, rules:[{question, pass, detail}]}`. */
 export interface PolicyReportJson {
   result: 'pass' | 'fail';
   rules: { question: string; pass: boolean; detail: string }[];
@@ -123,9 +123,9 @@ function firstUnknownKey(keys: string[], allowed: readonly string[]): string | u
 }
 
 /**
- * Builds a validated policy from JSON text (string) or an already-decoded value, checking every rule of
- * §3.3 in order against `questions` (id → {type, criteria}). Rules may cover a subset of the questions.
- * Throws PolicyDefinitionError with the exact §3.3 text, e.g. `duplicate key in JSON object`,
+ * Builds a validated policy from JSON text (string) or an already-decoded value, checking every grammar rule
+ * in judgevet's order against `questions` (id → {type, criteria}). Rules may cover a subset of the questions.
+ * Throws PolicyDefinitionError with judgevet's exact text, e.g. `duplicate key in JSON object`,
  * `invalid JSON (Expecting value: line 1 column 1 (char 0))`, `rules[1] must be a JSON object`,
  * `score max must be in [0.0, 2.0]`.
  */
@@ -146,7 +146,7 @@ export function parsePolicy(source: string | object, questions: Readonly<Record<
 
 /**
  * Same as {@link parsePolicy} for a decoded JSON value only: a string here is a JSON string value (so
- * `root must be a JSON object`), never policy text. This is the MCP path (§2.7 step 5).
+ * `root must be a JSON object`), never policy text. This is the MCP path.
  */
 export function validatePolicyValue(root: unknown, questions: Readonly<Record<string, PolicyQuestion>>): ValidatedPolicy {
   if (!isObject(root)) fail('root must be a JSON object');
@@ -212,19 +212,19 @@ export function validatePolicyValue(root: unknown, questions: Readonly<Record<st
   return Object.freeze({ rules: Object.freeze(rules.map((r) => Object.freeze(r))), choiceLabels, scoreMaxLevel });
 }
 
-/** §3.2 snapshot: score criteria must be a non-empty list; the top level is its length − 1. */
+/** Question snapshot: score criteria must be a non-empty list; the top level is its length − 1. */
 function scoreMaxLevelOf(criteria: unknown): number {
   if (!Array.isArray(criteria) || criteria.length === 0) fail('score criteria must be a non-empty sequence');
   return (criteria as unknown[]).length - 1;
 }
 
-/** §3.2 snapshot: choice criteria must be a mapping; its keys are the allowed labels. */
+/** Question snapshot: choice criteria must be a mapping; its keys are the allowed labels. */
 function choiceLabelsOf(criteria: unknown): ReadonlySet<string> {
   if (!isObject(criteria)) fail('choice criteria must be a mapping');
   return new Set(Object.keys(criteria as object));
 }
 
-/** §3.3 step 7: a closed `{min?, max?}` object; bounds finite, within [0, hi], min ≤ max. */
+/** Grammar check 7: a closed `{min?, max?}` object; bounds finite, within [0, hi], min ≤ max. */
 function rangeOf(kind: 'noul' | 'score', raw: unknown, hi: number): { min?: number; max?: number } {
   if (!isObject(raw)) fail(`${kind} range must be an object`);
   const range = raw as Record<string, unknown>;
@@ -244,7 +244,7 @@ function rangeOf(kind: 'noul' | 'score', raw: unknown, hi: number): { min?: numb
   return out;
 }
 
-/** §3.3 step 9: optional `confidence: {min}` with min a finite number in [0, 1]. */
+/** Grammar check 9: optional `confidence: {min}` with min a finite number in [0, 1]. */
 function confidenceOf(pass: Record<string, unknown>): number | undefined {
   if (!Object.hasOwn(pass, 'confidence')) return undefined;
   const raw = pass.confidence;
@@ -286,7 +286,7 @@ function rangeParts(label: string, value: number, min: number | undefined, max: 
 const verdict = (ok: boolean) => (ok ? ' -> pass' : ' -> fail');
 
 /**
- * Strict evaluation (§3.4): rules in order, every rule reported; comparisons inclusive; extra answers
+ * Strict evaluation: rules in order, every rule reported; comparisons inclusive; extra answers
  * ignored. `answers` maps question id → `{type, …}` answer as validated from the provider.
  * Throws PolicyAnswerError (never a partial report) for: `missing answer for policy question`,
  * `answer type mismatch for policy question`, `noul value is nonfinite or not numeric`,

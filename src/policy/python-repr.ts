@@ -1,6 +1,6 @@
 /**
  * Python `repr()` of floats and strings, so policy detail strings and diagnostics read exactly as the
- * judgevet reference prints them (judgevet-spec §3.3–3.4). JS `String(n)` differs: it prints `1` for 1.0
+ * judgevet reference prints them. JS `String(n)` differs: it prints `1` for 1.0
  * and switches to exponent form at 1e-7 / 1e21, where Python uses 1e-05 / 1e+16.
  */
 

@@ -4,7 +4,7 @@ import type { Action } from './actions';
 import { confidenceSupportsAuto } from './distribution';
 
 /**
- * jev_rank policy (seed "jev_rank", jev-tools-spec §4.8, §5, §8.9): tournament planning, finalist ordering,
+ * jev_rank policy: tournament planning, finalist ordering,
  * exists verdict and action. Pure: no I/O, no clock.
  */
 
@@ -80,7 +80,7 @@ const tokensOf = (ascii: number, other: number) => Math.ceil(ascii / 4 + other);
  * The request is: a state whose candidate array holds one entry per candidate, and a question map whose
  * `best` choice holds one criteria entry per candidate. With k candidates each JSON is its empty-batch
  * form plus the k entries plus k − 1 commas (all ASCII). Estimates are therefore exactly those fitState
- * computes on the built request (jev-tools-spec §5).
+ * computes on the built request.
  */
 export interface RankCostModel {
   /** JSON of the state with no candidates. */

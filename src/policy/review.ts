@@ -5,7 +5,8 @@ import { distributionSupportsConfidence } from './distribution';
 import type { JudgmentThresholds } from './thresholds';
 
 /**
- * Patch-review policy (jev-tools-spec §6 reviewComposite/reviewAction, §8.5). Pure: no I/O, no clock.
+ * Patch-review policy of jev_review and jev_gate: the composite score and the review action. Pure: no I/O,
+ * no clock.
  * Scores are the provider's expected levels on 0–2 rubrics; probabilities in [0,1].
  */
 
@@ -44,7 +45,7 @@ export function reviewComposite(scores: ReviewScores): number {
 }
 
 /**
- * Review action, first match wins (jev-tools-spec §6, PR #7):
+ * Review action, first match wins:
  * 1. minConf < review_at or safe_to_apply < 0.4 → escalate;
  * 2. every dimension clear (correctness ≥ 1, spec_match ≥ 1, test_gap ≤ 1, blast_radius ≤ 1) and
  *    safe_to_apply ≥ auto_accept and composite ≥ 0.7 and minConf ≥ auto_accept → auto;

@@ -3,8 +3,7 @@ import type { Handoff, PartnerModel, PartnerReason, Routing } from './coding-loo
 import { confidenceSupportsAuto } from './distribution';
 
 /**
- * Prepared-call selection policy shared by jev_tool_route and jev_step (jev-tools-spec §8.3–8.4, seed
- * "jev_tool_route" / "jev_step"). Pure functions: no I/O, no clock. Probabilities in [0,1].
+ * Prepared-call selection policy shared by jev_tool_route and jev_step. Pure functions: no I/O, no clock. Probabilities in [0,1].
  */
 
 /** Effects a host may declare for a prepared call. */
@@ -20,7 +19,7 @@ export const SELECTION_REASONS = [
 ] as const;
 export type SelectionReason = (typeof SELECTION_REASONS)[number];
 
-/** The complete jev_tool_route reason set (seed order). */
+/** The complete jev_tool_route reason set, in reporting order. */
 export const ROUTE_REASONS = [
   'accepted',
   'no_candidates',
@@ -106,7 +105,7 @@ export function declinedWithoutConfidence(reasons: readonly string[]): boolean {
 }
 
 /**
- * jev_step's selection verdict (seed "jev_step": an uncertain or policy-blocked selection cannot leave the
+ * jev_step's selection verdict (an uncertain or policy-blocked selection cannot leave the
  * step on auto; confidence below review_at escalates): null (no eligible candidate, nothing was selected)
  * → auto, i.e. neutral; below review_at → escalate; uncertain selection/suitability or an effect needing
  * review → review; else auto (a confident `none` included).
@@ -144,7 +143,7 @@ export interface StepHandoffResult {
 }
 
 /**
- * jev_step handoff resolution (jev-tools-spec §8.4, seed "jev_step"), in order:
+ * jev_step handoff resolution, in order:
  * 1. dispatchable and routing says use_tools → execute_tool with the exact call;
  * 2. else dispatchable → add routing_blocked_dispatch (a terminal, risky, uncertain or failing step outranks it);
  * 3. else routing asked for a partner but Jev declined the calls without confidence → gather_context

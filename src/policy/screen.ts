@@ -2,7 +2,7 @@ import type { Action } from './actions';
 import { SKIP_BELOW } from './thresholds';
 
 /**
- * Content-screen policy of jev_screen (seed "jev_screen", jev-tools-spec §6 screenRecommendation, §8.8).
+ * Content-screen policy of jev_screen: the recommendation from the judged risks.
  * Pure: no I/O, no clock. Probabilities and thresholds in [0,1].
  */
 

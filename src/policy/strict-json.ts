@@ -1,5 +1,5 @@
 /**
- * A small JSON reader for policy and evidence text (judgevet-spec §3.3 step 1, §2.9): rejects duplicate
+ * A small JSON reader for policy and evidence text: rejects duplicate
  * object keys (which `JSON.parse` silently merges) and reports syntax errors with the wording and
  * positions of Python's `json` module (`Expecting value: line 1 column 1 (char 0)`), so diagnostics match
  * the reference. Positions count code points, as Python does. A trailing comma gets Python 3.13's clearer

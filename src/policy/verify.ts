@@ -3,7 +3,7 @@ import { type Action, actionFromConfidence, requireCompleteContext, worstAction 
 import { distributionSupportsConfidence } from './distribution';
 
 /**
- * Claim-verification policy of jev_verify and jev_gate (seed "jev_verify"/"jev_gate", jev-tools-spec §8.6–8.7).
+ * Claim-verification policy of jev_verify and jev_gate.
  * Pure: no I/O, no clock. Confidences and thresholds are probabilities in [0,1].
  */
 
@@ -11,7 +11,7 @@ import { distributionSupportsConfidence } from './distribution';
 export const VERDICTS = ['verified', 'contradicted', 'unsupported'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** jev_verify's own escalation cut-off: min(0.5, auto_accept) (seed; env review_at is not used). */
+/** jev_verify's own escalation cut-off: min(0.5, auto_accept); the env review_at is not used (docs/decisions.md). */
 export function verifyCutoff(autoAccept: number): number {
   return Math.min(0.5, autoAccept);
 }
@@ -40,7 +40,7 @@ export function verifyItemAction(claim: ClaimJudgment, autoAccept: number, cutof
 }
 
 /**
- * Overall jev_verify action (seed): a contradiction whose item is auto → escalate; otherwise any non-auto
+ * Overall jev_verify action: a contradiction whose item is auto → escalate; otherwise any non-auto
  * item or any contradiction → review; otherwise auto, unless the context is incomplete (→ review).
  * Low-confidence items escalate per item only; overall they make the result review.
  */
@@ -51,7 +51,7 @@ export function verifyOverallAction(items: ReadonlyArray<{ verdict: Verdict; act
 }
 
 /**
- * Per-claim action of jev_gate (jev-tools-spec §8.7): the verify rule with the gate's review_at, then
+ * Per-claim action of jev_gate: the verify rule with the gate's review_at, then
  * confidence < review_at, or a contradiction at or above auto_accept → escalate; else any verdict other
  * than verified → review; incomplete context → review.
  */
@@ -96,7 +96,7 @@ export const GATE_REASON_CODES = [
 export type GateReasonCode = (typeof GATE_REASON_CODES)[number];
 
 /**
- * jev_gate reason codes in GATE_REASON_CODES order (seed "jev_gate"). `accepted` only with action auto.
+ * jev_gate reason codes in GATE_REASON_CODES order. `accepted` only with action auto.
  * Never empty: a non-auto gate with no specific cause (not reachable with the rules above) reports
  * review_required rather than nothing.
  */

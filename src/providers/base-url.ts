@@ -11,7 +11,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(hostname) && !isObfuscatedHost(hostname);
 }
 
-/** Numeric forms that hide the real address: all digits, hex, short dotted, leading zeros (spec §7.2.7). */
+/** Numeric forms that hide the real address: all digits, hex, short dotted, leading zeros. */
 function isObfuscatedHost(host: string): boolean {
   if (host.startsWith('[')) return false;
   if (/^\d+$/.test(host) || /0x/i.test(host)) return true;
@@ -25,7 +25,7 @@ function isObfuscatedHost(host: string): boolean {
 
 /**
  * Validates a System One base URL and returns it as origin + path without trailing slashes.
- * Rules (jev-tools-spec §7.2, DESIGN): https anywhere; plain http only for loopback hosts; no userinfo,
+ * Rules: https anywhere; plain http only for loopback hosts; no userinfo,
  * query or fragment; no obfuscated numeric hosts. `name` is the setting named in the error.
  * Throws JevError CONFIG_ERROR. The URL itself is never echoed (it may carry secrets).
  */

@@ -1,5 +1,5 @@
 /**
- * Retry arithmetic for upstream HTTP calls (jev-tools-spec §2.5, judgevet-spec §1.6): which statuses are
+ * Retry arithmetic for upstream HTTP calls: which statuses are
  * retried, exponential backoff with subtractive jitter, server wait hints (`Retry-After`, `retry-after-ms`),
  * and a wait that a cancellation signal can cut short. No I/O besides timers.
  */

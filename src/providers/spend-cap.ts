@@ -1,8 +1,8 @@
 import { JevError } from '../judgment/errors';
 
 /**
- * Process-wide cap on physical upstream attempts (retries included). Counters never reset
- * (judgevet-spec §1.7); once tripped every call fails until the process restarts.
+ * Process-wide cap on physical upstream attempts (retries included). Counters never reset;
+ * once tripped every call fails until the process restarts.
  */
 export class SpendCap {
   private spent = 0;

@@ -8,7 +8,7 @@ import type { SpendCap } from './spend-cap';
 
 /** Options of a SystemOneProvider. */
 export interface SystemOneProviderOptions {
-  /** API root, e.g. `https://api.typesafe.ai` or `http://localhost:11434`; checked with normalizeBaseUrl (§7.2). */
+  /** API root, e.g. `https://api.typesafe.ai` or `http://localhost:11434`; checked with normalizeBaseUrl. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <key>` when set (non-empty). Visible ASCII only. */
   apiKey?: string;
@@ -24,11 +24,11 @@ export interface SystemOneProviderOptions {
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /**
- * The `systemone` provider: `POST {baseUrl}/v1/systemone` with `{state, questions, model}`
- * (jev-tools-spec §2, judgevet-spec §1). Works with TypeSafe, Ollama and Kev.
+ * The `systemone` provider: `POST {baseUrl}/v1/systemone` with `{state, questions, model}`.
+ * Works with TypeSafe, Ollama and Kev.
  *
  * Timing, retries, spend cap, cancellation and redirects follow the shared request loop
- * (http-post.ts, jev-tools-spec §2.5, judgevet-spec §1.6–1.7): one deadline per tool call bounds every
+ * (http-post.ts): one deadline per tool call bounds every
  * attempt and wait; 408/429/5xx/connection errors are retried with backoff or the server's hint; a wait
  * past the deadline is not taken; the spend cap is asked before every physical attempt.
  *
@@ -51,7 +51,7 @@ export class SystemOneProvider implements JudgmentProvider {
   readonly #headers: Record<string, string>;
 
   /**
-   * Throws JevError CONFIG_ERROR for a base URL that breaks §7.2 or a key with characters an HTTP header
+   * Throws JevError CONFIG_ERROR for a base URL that breaks the base-URL rules (base-url.ts) or a key with characters an HTTP header
    * cannot carry (fetch would otherwise echo the key in its own error); RangeError for bad retry options.
    */
   constructor(options: SystemOneProviderOptions) {
@@ -127,7 +127,7 @@ async function rejected(status: number, errorText: () => Promise<string | undefi
   if (status === 404) return fail('System One endpoint was not found (HTTP 404); check JEV_BASE_URL (the API root, without /v1/systemone).');
   if (status === 413) return fail('System One refused the request as too large (HTTP 413); shorten the state or the questions.', 'INPUT_TOO_LARGE');
   if (status >= 400 && status <= 499) {
-    // Matched by marker, not by status (judgevet-spec §1.5); only the marker is read, never echoed.
+    // Matched by marker, not by status; only the marker is read, never echoed.
     const text = await errorText();
     if (text !== undefined && isMaxTokensExceeded(text)) {
       return fail(`System One reported the input exceeds the model's token limit (HTTP ${status}); shorten the state or the questions.`, 'INPUT_TOO_LARGE');

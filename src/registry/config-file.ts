@@ -5,7 +5,7 @@ import { parseManifest, type AgentManifest } from './manifest';
 import { SERVER_NAME, parseServerConfig, type ServerConfig } from './servers';
 
 /**
- * The project config file `.jev/config.json` (issue #3 "CLI"):
+ * The project config file `.jev/config.json`:
  * `{ "agents": [{ "name", "tools": [grant…] }], "servers": { "<name>": <mcp.json server entry> } }`.
  * Validated at load; an error names the file, the field and the rule.
  */

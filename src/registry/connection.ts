@@ -291,7 +291,7 @@ export class McpConnection {
   private startFailure(session: Session | undefined, err: unknown, startupTimeout: number): string {
     if (session?.fault) return session.fault;
     if (err instanceof AuthorizationRequiredError) return err.message;
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
       const last = this.ring.tailSince(1, session?.stderrMark ?? 0);
       return `did not finish initialize within ${startupTimeout} ms` + (last.length ? `; last stderr: ${clip(last[0])}` : '');
     }
@@ -377,10 +377,10 @@ export class McpConnection {
         this.options.onStatus?.(this);
         throw new ToolCallError('unavailable', id, `Server ${JSON.stringify(this.name)} ${err.message}.`, this.name, { cause: err });
       }
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
         throw new ToolCallError('timeout', id, `${id} did not answer within ${timeout} ms (per-call timeout of server ${JSON.stringify(this.name)}).`, this.name, { cause: err });
       }
-      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && session === this.current && !session.fault) {
+      if (err instanceof McpError && err.code !== (ErrorCode.ConnectionClosed as number) && session === this.current && !session.fault) {
         throw new ToolCallError('tool_error', id, `${id} was rejected by the server: ${clip(err.message, 500)}`, this.name, { cause: err });
       }
       // The connection broke during the call: wait for the exit details, then explain.

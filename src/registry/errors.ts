@@ -1,8 +1,7 @@
 import { JevError, type JevErrorDetails } from '../judgment/errors';
 
 /**
- * Errors of the tool registry (tool-registry-spec §2.9, done better: every transport failure is mapped
- * to one of these classes with a message naming the qualified tool id, the server and the cause).
+ * Errors of the tool registry: every transport failure is mapped to one of these classes with a message naming the qualified tool id, the server and the cause).
  */
 
 /** Which rule decided a grant check (manifest.ts). `rule` is the grant text, null when none matched. */

@@ -44,10 +44,10 @@ export function executionRecord(fields: {
 }
 
 /**
- * Runs the call a judgment accepted (issue #3 "Execute the accepted call"): only when the decision's
+ * Runs the call a judgment accepted: only when the decision's
  * handoff is `execute_tool` AND its action is `auto`, only the exact `call` the tool returned, and always
  * through the registry's capability check. The execution (result or error) is written to the ledger as a
- * DecisionRecord of kind `execution` whose `decision_id` is the decision's id (spec §5 weakness 7).
+ * DecisionRecord of kind `execution` whose `decision_id` is the decision's id.
  */
 
 /** The exact call a jev_step / jev_tool_route result hands over. */

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { ORACLE_DESCRIPTION, ORACLE_NAME, drawOmen } from './oracle';
 
 /**
- * The built-in oracle MCP server (tool-registry-spec §2.6), started by `MCP_ORACLE=1` as
+ * The built-in oracle MCP server, started by `MCP_ORACLE=1` as
  * `jevcp oracle-server`. It serves the same `drawOmen` as the in-process tool, so a seed gives the
- * byte-identical omen on both transports. Nothing is ever written to stdout except JSON-RPC (spec §5
- * weakness 11); diagnostics go to stderr.
+ * byte-identical omen on both transports. Nothing is ever written to stdout except JSON-RPC (a stray
+ * line would corrupt the stream); diagnostics go to stderr.
  */
 
 /** MCP server name of the oracle server. */

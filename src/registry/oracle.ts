@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The deterministic `oracle` tool (tool-registry-spec §2.5): the same seed always draws the same omen,
+ * The deterministic `oracle` tool: the same seed always draws the same omen,
  * in-process and over MCP (oracle-server.ts serves this very function).
  */
 

@@ -5,8 +5,8 @@ import type { ToolRegistry } from './registry';
 import { checkAgainstSchema } from './schema';
 
 /**
- * Host-derived trusted facts for jev_step / jev_tool_route candidates (issue #3 "Host-derived trusted
- * facts"). The host, not the agent, decides whether a prepared call's arguments fit the tool's real
+ * Host-derived trusted facts for jev_step / jev_tool_route candidates. The host, not the agent, decides
+ * whether a prepared call's arguments fit the tool's real
  * inputSchema, whether the agent is granted the tool, and what the tool may change:
  * - `schema_valid` = Ajv check of `arguments` against the inputSchema (2020-12 / draft-07);
  * - `authorized`   = the agent's grants (the registry's `why`);
@@ -61,7 +61,7 @@ export interface Prepared {
 const SEVERITY: Record<Exclude<Effect, 'unknown'>, number> = { read_only: 0, local_write: 1, external_write: 2, destructive: 3 };
 
 /**
- * Effect implied by MCP tool annotations (issue #3): readOnlyHint → read_only; else destructiveHint →
+ * Effect implied by MCP tool annotations: readOnlyHint → read_only; else destructiveHint →
  * destructive; else openWorldHint → external_write; else (some hint given) local_write; no hints → unknown.
  */
 export function effectFromAnnotations(annotations: ToolAnnotations | undefined): Effect {

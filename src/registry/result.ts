@@ -3,9 +3,9 @@ import { formatPath } from '../tools/schemas';
 import { ToolCallError } from './errors';
 
 /**
- * Turns an MCP CallToolResult into the registry's result: a plain JSON object (tool-registry-spec §2.7
- * `_result_to_dict`, done better: both field spellings are read so an SDK change cannot silently turn
- * tool errors into results — spec §5 weakness 1 — and the shape is checked, weakness 15).
+ * Turns an MCP CallToolResult into the registry's result: a plain JSON object. Both field
+ * spellings (`isError`/`is_error`, `structuredContent`/`structured_content`) are read, so an SDK change
+ * cannot silently turn tool errors into results, and the shape is checked.
  */
 
 interface ContentBlock {

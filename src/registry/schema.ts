@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import draft06 from 'ajv/dist/refs/json-schema-draft-06.json';
 
 /**
- * Validation of tool arguments against a tool's real inputSchema (issue #3 "Host-derived trusted facts").
+ * Validation of tool arguments against a tool's real inputSchema.
  * The dialect follows `$schema`: draft-07 (and draft-06) with Ajv's default class, 2019-09 and 2020-12 with
  * their classes; no `$schema` means 2020-12 (the MCP default). Unknown `format`s are not checked (no
  * format plugin is bundled), unknown keywords are ignored rather than failing the schema.

@@ -7,7 +7,7 @@ import { mergeServers, serversFromEnv, type EnvGate, type StdioServerConfig } fr
 
 /**
  * Builds the registry a host uses (CLI, extension): config file + env gate → servers; the in-process
- * `oracle` unless the env gate moves tools to MCP (tool-registry-spec §2.5 `default_tool_registry`).
+ * `oracle` unless the env gate moves tools to MCP.
  * Connections are created but not started.
  */
 

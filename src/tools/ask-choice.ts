@@ -18,13 +18,13 @@ import {
 import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
-/** Internal question name of ask_choice (judgevet-spec §2.6). */
+/** Internal question name of ask_choice. */
 export const CHOICE_QUESTION = 'choice_question';
 
-/** Criteria applied when the call omits them (§2.6). */
+/** Criteria applied when the call omits them. */
 export const DEFAULT_CHOICE_CRITERIA: Readonly<Record<string, string>> = Object.freeze({ yes: 'Yes', no: 'No' });
 
-/** Structured result of ask_choice, keys in this order (§2.5). Confidence and probabilities in [0,1]. */
+/** Structured result of ask_choice, keys in this order. Confidence and probabilities in [0,1]. */
 export interface AskChoiceResult {
   choice: string;
   confidence: number;
@@ -36,7 +36,7 @@ export interface AskChoiceResult {
 const outputSchema = z.object({ ...choiceFieldsZ, model: z.string(), usage: usageZ }).strict();
 
 /**
- * ask_choice (judgevet-spec §2.2–2.6): one multiple-choice question `choice_question`; criteria maps
+ * ask_choice: one multiple-choice question `choice_question`; criteria maps
  * label → description (string or null), default `{"yes":"Yes","no":"No"}`. The provider's answer is
  * validated to choose among the offered labels before it is returned.
  */

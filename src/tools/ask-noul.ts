@@ -17,10 +17,10 @@ import {
 import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
-/** Internal question name of ask_noul (judgevet-spec §2.6). */
+/** Internal question name of ask_noul. */
 export const NOUL_QUESTION = 'noul_question';
 
-/** Structured result of ask_noul, keys in this order (§2.5): P(true) in [0,1], resolved model, usage (tokens). */
+/** Structured result of ask_noul, keys in this order: P(true) in [0,1], resolved model, usage (tokens). */
 export interface AskNoulResult {
   noul: number;
   model: string;
@@ -30,7 +30,7 @@ export interface AskNoulResult {
 const outputSchema = z.object({ ...noulFieldsZ, model: z.string(), usage: usageZ }).strict();
 
 /**
- * ask_noul (judgevet-spec §2.2–2.6): one yes/no question `noul_question` about a string or object state;
+ * ask_noul: one yes/no question `noul_question` about a string or object state;
  * the model is host-selected. Argument errors (exact texts, before any provider call) come from
  * checkAskArgs; provider errors pass through unchanged (e.g. the spend-cap text).
  */

@@ -19,14 +19,14 @@ import {
 import { judgeWhole } from './judgevet-judge';
 import type { ToolDefinition } from './types';
 
-/** Internal question name of ask_score (judgevet-spec §2.6). */
+/** Internal question name of ask_score. */
 export const SCORE_QUESTION = 'score_question';
 
-/** Generic quality rubric applied when the call omits criteria (§2.6), lowest first. */
+/** Generic quality rubric applied when the call omits criteria, lowest first. */
 export const DEFAULT_SCORE_CRITERIA: readonly string[] = Object.freeze(['Poor', 'Fair', 'Good', 'Excellent']);
 
 /**
- * Structured result of ask_score, keys in this order (§2.5; differs from the schema's `required` order).
+ * Structured result of ask_score, keys in this order (differs from the schema's `required` order).
  * `score` is the expected level (0 = lowest); `default_criteria` is true only when criteria was omitted.
  */
 export interface AskScoreResult {
@@ -42,7 +42,7 @@ export interface AskScoreResult {
 const outputSchema = z.object({ ...scoreFieldsZ, default_criteria: z.boolean(), model: z.string(), usage: usageZ }).strict();
 
 /**
- * ask_score (judgevet-spec §2.2–2.6): one ordered-level question `score_question`; criteria lists level
+ * ask_score: one ordered-level question `score_question`; criteria lists level
  * descriptions lowest first, default `["Poor","Fair","Good","Excellent"]` (then default_criteria is
  * true — also false when a caller passes a list equal to the default).
  */

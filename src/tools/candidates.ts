@@ -4,14 +4,14 @@ import { JevError, invalidInput } from '../judgment/errors';
 import { findProtoKey, formatPath, text } from './schemas';
 
 /**
- * Host-prepared tool calls ("candidates") shared by jev_tool_route and jev_step (jev-tools-spec §8.3–8.4,
- * seed "jev_tool_route"): the candidate envelope, local eligibility, and the redacted projection that is
+ * Host-prepared tool calls ("candidates") shared by jev_tool_route and jev_step: the
+ * candidate envelope, local eligibility, and the redacted projection that is
  * the only form of a candidate ever sent upstream. Raw argument values stay host-local.
  */
 
-/** At most this many candidates per call (jev-tools-spec §9). */
+/** At most this many candidates per call. */
 export const MAX_CANDIDATES = 32;
-/** Description cap in UTF-16 units, truncation marker included (jev-tools-spec §5). */
+/** Description cap in UTF-16 units, truncation marker included. */
 export const MAX_DESCRIPTION_CHARS = 2_000;
 /** Object keys listed in an argument shape, and the cut applied to each key (UTF-16 units). */
 export const SHAPE_MAX_KEYS = 32;
@@ -28,7 +28,7 @@ export const EFFECTS = ['read_only', 'local_write', 'external_write', 'destructi
 /** What running a call may change, as declared by the host. */
 export type Effect = (typeof EFFECTS)[number];
 
-/** Why a candidate is not eligible, in the fixed reporting order (jev-tools-spec §8.3). */
+/** Why a candidate is not eligible, in the fixed reporting order. */
 export const BLOCK_REASONS = [
   'not_authorized',
   'arguments_not_validated',
@@ -38,7 +38,7 @@ export const BLOCK_REASONS = [
 ] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
-/** Consecutive failures of one unchanged call at which it is excluded (jev-tools-spec §8.3). */
+/** Consecutive failures of one unchanged call at which it is excluded. */
 export const RETRY_LIMIT = 2;
 
 /**
@@ -59,7 +59,7 @@ export function jsonProblem(value: unknown, path: (string | number)[] = [], dept
     return undefined;
   }
   if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value);
+    const proto: unknown = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return { path, rule: 'must be a plain JSON object' };
     for (const key of Object.keys(value)) {
       const hit = jsonProblem((value as Record<string, unknown>)[key], [...path, key], depth + 1);
@@ -134,7 +134,7 @@ export function precheckRawArgs(args: unknown): void {
   }
 }
 
-/** Eligibility reasons of one candidate in the fixed order; empty means eligible (jev-tools-spec §8.3). */
+/** Eligibility reasons of one candidate in the fixed order; empty means eligible. */
 export function eligibilityReasons(c: Candidate): BlockReason[] {
   const reasons: BlockReason[] = [];
   if (c.authorized !== true) reasons.push('not_authorized');
@@ -176,7 +176,7 @@ export function sanitizeDescription(description: string): { text: string; clippe
   return { text: truncateText(normalized, MAX_DESCRIPTION_CHARS), clipped: normalized.length > MAX_DESCRIPTION_CHARS };
 }
 
-/** Structure of an argument value with no values in it (jev-tools-spec §8.3). */
+/** Structure of an argument value with no values in it. */
 export type ArgumentShape =
   | 'null'
   | { type: 'object'; keys: string[]; extra_keys: number }
@@ -187,7 +187,7 @@ export type ArgumentShape =
  * Shape of `value`: null → "null"; at depth ≥ 3 only `{type}`; arrays → length plus the distinct shapes
  * of their first 16 items (first 8 distinct kept); objects → first 32 keys (control characters
  * blanked, each cut to 128 units) and the count of the rest — values are not described; other → `{type}`.
- * Item shapes are deduplicated structurally, not by identity (spec weakness 6).
+ * Item shapes are deduplicated structurally, not by identity.
  */
 export function argumentShape(value: unknown, depth = 0): ArgumentShape {
   if (value === null) return 'null';

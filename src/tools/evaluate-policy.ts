@@ -35,13 +35,13 @@ export interface EvaluatePolicyInput extends PolicyToolArgs {
   validated: ValidatedPolicy;
 }
 
-/** One answer in the result, `{name, type, …fields}` (§2.5). */
+/** One answer in the result, `{name, type, …fields}`. */
 export type NamedAnswer =
   | { name: string; type: 'noul'; noul: number }
   | { name: string; type: 'choice'; choice: string; confidence: number; probabilities: Record<string, number> }
   | { name: string; type: 'score'; score: number; confidence: number; legend: Record<string, string>; probabilities: Record<string, number> };
 
-/** Structured result of evaluate_policy, keys in this order (§2.5). An unmet policy is `policy.result: "fail"`. */
+/** Structured result of evaluate_policy, keys in this order. An unmet policy is `policy.result: "fail"`. */
 export interface EvaluatePolicyResult {
   model: string;
   usage: { input_tokens: number | null; output_tokens: number | null };
@@ -71,7 +71,7 @@ const outputSchema = z
   })
   .strict();
 
-// ---- input schema pieces (§2.3) ----
+// ---- input schema pieces ----
 const CONFIDENCE_JSON = {
   type: 'object',
   description: 'Minimum confidence, inclusive.',
@@ -215,9 +215,9 @@ function namedAnswer(name: string, answer: Answer): NamedAnswer {
 }
 
 /**
- * evaluate_policy (judgevet-spec §2.7): several keyed questions about one state, one provider call, then
- * strict evaluation of the policy (§3.4). Handler order: argument shape → state → questions → policy
- * grammar (PolicyDefinitionError → INVALID_INPUT with its text) → evidence routing (§2.9) — all before
+ * evaluate_policy: several keyed questions about one state, one provider call, then
+ * strict evaluation of the policy. Handler order: argument shape → state → questions → policy
+ * grammar (PolicyDefinitionError → INVALID_INPUT with its text) → evidence routing — all before
  * dispatch — then judge, then evaluate (PolicyAnswerError → INVALID_RESPONSE with its text).
  * An unmet policy is a successful result with `policy.result: "fail"`.
  */
@@ -303,7 +303,7 @@ export const evaluatePolicyTool: ToolDefinition<EvaluatePolicyInput, EvaluatePol
     return { ...checked, validated };
   },
   async execute(input, ctx) {
-    // instructions/criteria pass through as the caller wrote them (§2.7 step 4); the wire accepts any JSON there.
+    // instructions/criteria pass through as the caller wrote them; the wire accepts any JSON there.
     const questions = input.questions as unknown as QuestionMap;
     const response = await judgeWhole(ctx, input.state, questions);
     let report;

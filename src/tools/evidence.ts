@@ -5,7 +5,7 @@ import type { QuestionMap } from '../judgment/types';
 import { text } from './schemas';
 
 /**
- * Claims and evidence shared by jev_verify and jev_gate (seed "jev_verify"/"jev_gate", jev-tools-spec §9).
+ * Claims and evidence shared by jev_verify and jev_gate.
  * Evidence is the only factual support a claim is judged against.
  */
 
@@ -60,7 +60,7 @@ export function assertUniqueEvidenceIds(evidence: Evidence): void {
 }
 
 /**
- * One question per claim shares the 64 000-token request budget (jev-tools-spec §5), so a long claim list can
+ * One question per claim shares the 64 000-token request budget, so a long claim list can
  * exceed it before any state is added. Throws INPUT_TOO_LARGE naming `claims` and a count that fits, so the
  * failure happens at parse time, before any request.
  */

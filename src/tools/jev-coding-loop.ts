@@ -32,7 +32,7 @@ import { describeZodError, jsonSchemaOf, modelField, probability, resolveModel, 
 import type { ToolDefinition } from './types';
 
 /**
- * jev_coding_loop (seed "jev_coding_loop", jev-tools-spec §4.1, §8.2): one judgment request that routes a
+ * jev_coding_loop: one judgment request that routes a
  * coding-agent turn — next step, model tier, focus, risk and four yes/no signals — then local policy picks
  * the action and the handoff, including whether a generative partner model is truly required.
  * It never calls a partner model or runs a tool.
@@ -71,7 +71,7 @@ export function executionFacts(e: CodingLoopInput['execution']): ExecutionFacts 
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Pack (jev-tools-spec §4.1; instructions in our own words)
+// Pack (instructions in our own words)
 
 /** The eight coding-loop questions. Returns a fresh map on every call. */
 export function codingLoopQuestions(): QuestionMap {
@@ -141,7 +141,7 @@ export function codingLoopQuestions(): QuestionMap {
 
 /**
  * Judgment state. Short trusted facts come before free text so that, if the state must be cut to fit the
- * budget, the cut falls on the observation and extras rather than on the facts (spec weakness 4).
+ * budget, the cut falls on the observation and extras rather than on the facts.
  */
 export function codingLoopState(input: CodingLoopInput): Record<string, unknown> {
   return { task: input.task, execution: executionFacts(input.execution), observation: input.observation, extras: input.extras ?? {} };
@@ -231,7 +231,7 @@ export interface CodingLoopResult extends CommonOutputFields, LoopSignalFields {
 }
 
 /**
- * Pure decision of jev_coding_loop (jev-tools-spec §8.2): thresholds = env floors tightened by the call's
+ * Pure decision of jev_coding_loop: thresholds = env floors tightened by the call's
  * own values; action = loopAction (coding policy, concentration guard, incomplete → review); handoff and
  * partner_model = partnerRouting. No I/O, no clock.
  * Throws INVALID_INPUT (thresholds) or INVALID_RESPONSE (answers missing or mistyped).

@@ -9,10 +9,10 @@ import { actionSchema, coverageSchema, parseArgs, probability, usageSchema } fro
 
 /**
  * Small pieces shared by the jev tools: typed answer readers for `decide…` functions, the common MCP
- * annotations (jev-tools-spec §3.1) and the output fields every jev tool starts with (§8).
+ * annotations and the output fields every jev tool starts with.
  */
 
-/** Annotations of every jev tool: read-only, not destructive, idempotent, open world (jev-tools-spec §3.1). */
+/** Annotations of every jev tool: read-only, not destructive, idempotent, open world. */
 export function jevAnnotations(title: string): ToolAnnotations {
   return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 }
@@ -36,8 +36,7 @@ export function parseLoopArgs<T extends { auto_accept?: number; review_at?: numb
 }
 
 /**
- * Output fields every jev tool's result starts with, in this order (jev-tools-spec §8, "Common output
- * fields"): model, usage, truncated, coverage, action. Spread first into a z.object so the key order stays.
+ * Output fields every jev tool's result starts with, in this order: model, usage, truncated, coverage, action. Spread first into a z.object so the key order stays.
  */
 export const commonOutputShape = {
   model: z.string(),

@@ -10,11 +10,11 @@ import type { ToolDefinition } from './types';
 import type { Floors } from '../policy/thresholds';
 
 /**
- * jev_evaluate (seed "jev_evaluate", jev-tools-spec §8.1): the escape hatch — any state, any question map,
+ * jev_evaluate: the escape hatch — any state, any question map,
  * one request; answers returned verbatim with one overall action from the environment thresholds.
  */
 
-/** Most options one choice question may offer (jev-tools-spec §5). */
+/** Most options one choice question may offer. */
 export const MAX_CHOICE_OPTIONS = 250;
 
 const instructions = text.min(1, 'must be a non-empty string');
@@ -115,7 +115,7 @@ export interface EvaluateResult {
 }
 
 /**
- * Pure decision of jev_evaluate (jev-tools-spec §8.1, newest semantics), with the environment thresholds
+ * Pure decision of jev_evaluate, with the environment thresholds
  * (no per-call thresholds): the minimum choice/score confidence gives one action; each noul gives
  * actionFromNoul; action = the worst; an auto whose choice/score distribution fails the concentration
  * guard at auto_accept → review; incomplete context → review.

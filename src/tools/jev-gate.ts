@@ -12,8 +12,8 @@ import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolve
 import type { ToolDefinition } from './types';
 
 /**
- * jev_gate: review a patch and verify its completion claims in ONE upstream request
- * (seed "jev_gate", jev-tools-spec §4.6, §8.7). Runs no tests and applies nothing.
+ * jev_gate: review a patch and verify its completion claims in ONE upstream request.
+ * Runs no tests and applies nothing.
  */
 
 // ---------------------------------------------------------------------------------------------------

@@ -20,8 +20,8 @@ import type { Floors } from '../policy/thresholds';
 
 /**
  * jev_rank: rank candidates the host already listed (files, symbols, errors, skills) against a query with a
- * Choice over private labels plus an `exists` Noul, in a tournament when they do not fit one request
- * (seed "jev_rank", jev-tools-spec §4.8, §8.9). No embeddings, no index.
+ * Choice over private labels plus an `exists` Noul, in a tournament when they do not fit one request.
+ * No embeddings, no index.
  * Privacy: only private labels `candidate_<i>` and (clipped) texts go upstream, never the host's ids.
  */
 
@@ -65,7 +65,7 @@ export interface PreparedCandidates {
   evaluated_chars: number;
 }
 
-/** Clips texts (jev-tools-spec §5 truncateText, 2 000 incl. marker) and assigns private labels. */
+/** Clips texts (truncateText, 2 000 incl. marker) and assigns private labels. */
 export function prepareCandidates(candidates: ReadonlyArray<{ text: string }>): PreparedCandidates {
   let clipped = false;
   let original = 0;

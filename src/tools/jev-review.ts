@@ -7,8 +7,8 @@ import { actionSchema, jsonSchemaOf, modelField, parseArgs, probability, resolve
 import type { ToolDefinition } from './types';
 
 /**
- * jev_review: judge a proposed diff against the request before the agent declares the task done
- * (seed "jev_review", jev-tools-spec §4.4, §8.5). Never applies the patch.
+ * jev_review: judge a proposed diff against the request before the agent declares the task done.
+ * Never applies the patch.
  */
 
 // ---------------------------------------------------------------------------------------------------

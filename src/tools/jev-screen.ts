@@ -8,8 +8,8 @@ import { jsonSchemaOf, modelField, parseArgs, probability, resolveModel, text } 
 import type { ToolDefinition } from './types';
 
 /**
- * jev_screen: judge untrusted pasted or fetched text before the agent reads it
- * (seed "jev_screen", jev-tools-spec §4.7, §8.8). Classifies only the supplied content.
+ * jev_screen: judge untrusted pasted or fetched text before the agent reads it.
+ * Classifies only the supplied content.
  */
 
 // ---------------------------------------------------------------------------------------------------

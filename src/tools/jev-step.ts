@@ -46,7 +46,7 @@ import { jsonSchemaOf, resolveModel } from './schemas';
 import type { ToolDefinition } from './types';
 
 /**
- * jev_step (seed "jev_step", jev-tools-spec §4.3, §8.4): jev_coding_loop and jev_tool_route fused into
+ * jev_step: jev_coding_loop and jev_tool_route fused into
  * exactly ONE judgment request (even with no candidates). Returns either the exact prepared call to run
  * (handoff execute_tool) or a handoff. Never generates arguments, runs a call, or invokes a model.
  */
@@ -66,7 +66,7 @@ export const stepInputSchema = z
 export type StepInput = z.infer<typeof stepInputSchema>;
 
 // ---------------------------------------------------------------------------------------------------
-// Pack (jev-tools-spec §4.3)
+// Pack
 
 /** Coding-loop questions, plus the tool-route questions when `n` > 0 eligible candidates exist. */
 export function stepQuestions(n: number): QuestionMap {
@@ -115,7 +115,7 @@ export interface StepResult extends CommonOutputFields, LoopSignalFields {
 }
 
 /**
- * Pure decision of jev_step (jev-tools-spec §8.4, seed "jev_step"):
+ * Pure decision of jev_step:
  * 1. loop action exactly as jev_coding_loop (a clipped candidate description also makes context incomplete);
  * 2. selection reasons exactly as jev_tool_route at dispatch_at = max(0.8, auto_accept);
  *    no candidates → no_candidates, none eligible → no_eligible_candidates;
@@ -193,7 +193,7 @@ function decideWith(input: StepInput, judged: Judged, floors: Floors, prepared: 
 
 /**
  * Judgment state of a step: trusted facts and the redacted eligible candidates before free text, so a cut
- * falls on observation/extras first (spec weakness 4). The host's prepared_tool_call flag is left out:
+ * falls on observation/extras first. The host's prepared_tool_call flag is left out:
  * the candidate list is the evidence, and dispatchability is decided locally.
  */
 export function stepState(input: StepInput): Record<string, unknown> {

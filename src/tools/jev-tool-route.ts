@@ -26,7 +26,7 @@ import { jsonSchemaOf, modelField, probability, resolveModel, text } from './sch
 import type { ToolDefinition } from './types';
 
 /**
- * jev_tool_route (seed "jev_tool_route", jev-tools-spec §4.2, §8.3): choose among exact calls the host
+ * jev_tool_route: choose among exact calls the host
  * already prepared. Ineligible calls are filtered locally; eligible ones are judged in ONE request
  * (a Choice over private labels plus none, and an independent suitability Noul per call) from a redacted
  * projection — argument values never leave the host. It never creates arguments or runs the call.
@@ -49,7 +49,7 @@ export const toolRouteInputSchema = z
 export type ToolRouteInput = z.infer<typeof toolRouteInputSchema>;
 
 // ---------------------------------------------------------------------------------------------------
-// Pack (jev-tools-spec §4.2; instructions in our own words)
+// Pack (instructions in our own words)
 
 /** Private option label of eligible candidate i (ids never become option keys). */
 export const callLabel = (i: number) => `call_${i}`;
@@ -166,7 +166,7 @@ export function preparedCall(c: Candidate): PreparedCall {
 }
 
 /**
- * Pure decision of jev_tool_route (jev-tools-spec §8.3). `judged` is null when no candidate is eligible
+ * Pure decision of jev_tool_route. `judged` is null when no candidate is eligible
  * (then no request is made: model local-policy, zero usage, local coverage, action review, handoff review
  * when calls were blocked else gather_context). Otherwise: reasons = selectionReasons at the dispatch floor
  * max(0.8, auto_accept); auto only without reasons; escalate below review_at; a call only with auto.

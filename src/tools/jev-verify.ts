@@ -17,7 +17,7 @@ import type { ToolDefinition } from './types';
 
 /**
  * jev_verify: classify each claim as verified / contradicted / unsupported against evidence the host
- * already has (seed "jev_verify", jev-tools-spec §4.5, §8.6). One request, one Choice per claim.
+ * already has. One request, one Choice per claim.
  */
 
 // ---------------------------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ export function claimAnswer(judged: Judged, i: number): ChoiceAnswer {
 
 /**
  * Pure decision of jev_verify. auto_accept = max(caller, floor); the escalation cut-off is
- * min(0.5, auto_accept) (seed; the review_at floor is not used). Per claim: verifyItemAction; overall:
+ * min(0.5, auto_accept); the review_at floor is not used (docs/decisions.md). Per claim: verifyItemAction; overall:
  * verifyOverallAction. Throws INVALID_INPUT for a bad auto_accept.
  */
 export function decideVerify(input: VerifyInput, judged: Judged, floors: Floors): VerifyResult {

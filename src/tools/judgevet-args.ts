@@ -1,11 +1,11 @@
 /**
  * Shared argument checks and schema pieces of the four judgevet tools (ask_noul, ask_choice, ask_score,
- * evaluate_policy; judgevet-spec §2.3–2.7, §2.9).
+ * evaluate_policy).
  *
  * Every failure is a JevError whose message is the exact text the MCP layer prints, e.g.
- * `Missing required argument: state`. Where the spec defines a text we keep it; where judgevet leaves a
- * gap (weakness 3: state type, instruction type, criteria value types are unchecked) we add checks that
- * run after the spec's own checks, so a case the spec covers still gets the spec's text.
+ * `Missing required argument: state`. Where judgevet has a text we keep it; where judgevet leaves a
+ * gap (it checks neither the state's type, nor the instruction's, nor criteria value types) we add checks that
+ * run after judgevet's own, so a case judgevet covers still gets judgevet's text.
  */
 import { z } from 'zod';
 import { JevError } from '../judgment/errors';
@@ -39,7 +39,7 @@ const DECLARED: Record<AskKind, readonly string[]> = {
 };
 
 /**
- * Checks ask-tool arguments in the spec's order (§2.6), before any provider call:
+ * Checks ask-tool arguments in judgevet's order, before any provider call:
  * 1. `state`, then `instruction`, missing or null → `Missing required argument: <name>`;
  * 2. undeclared names → `Unknown arguments: <a>, <b>` (all of them, code-point order; `model` is one);
  * 3. non-null criteria: `choice criteria must be a non-empty object` / `score criteria must be a non-empty array`.
@@ -100,7 +100,7 @@ export function checkScoreCriteriaValues(criteria: unknown[]): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// evaluate_policy arguments (§2.7 steps 1–4)
+// evaluate_policy arguments
 
 /** A checked evaluate_policy question: wire shape, instructions/criteria passed through unchanged. */
 export interface PolicyToolQuestion {
@@ -121,7 +121,7 @@ export interface PolicyToolArgs {
 const QUESTION_FIELDS = ['type', 'instructions', 'criteria'];
 
 /**
- * §2.7 steps 1–4 in order: exactly state, questions, policy (+ optional evidence) → else
+ * evaluate_policy's argument checks, in order: exactly state, questions, policy (+ optional evidence) → else
  * `Expected exactly state, questions and policy`; `state must be a string, object or array`;
  * `questions must be a non-empty object`; per question: `questions require non-empty names and object
  * definitions`, `Unsupported question field`, `Unknown question type`, `choice criteria must be a
@@ -168,10 +168,10 @@ export function checkPolicyToolArgs(args: unknown): PolicyToolArgs {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Image evidence (§2.9). Our providers have no image support, so valid non-empty evidence is refused as
+// Image evidence. Our providers have no image support, so valid non-empty evidence is refused as
 // a capability failure; only the neutral `<Type>: media evaluation failed` text is ever shown.
 
-/** Limits of §2.9: JSON text 48 MiB, 16 images, 8 MiB per image, 32 MiB in total (decoded bytes). */
+/** Image evidence limits: JSON text 48 MiB, 16 images, 8 MiB per image, 32 MiB in total (decoded bytes). */
 export const EVIDENCE_LIMITS = Object.freeze({
   textChars: 50_331_648,
   images: 16,
@@ -223,8 +223,9 @@ function parseEvidence(raw: unknown): { images: string[]; byQuestion: Record<str
   for (const [question, list] of Object.entries(byQuestion)) {
     if (!Array.isArray(list) || new Set(list).size !== list.length) return undefined;
     if (!list.every((id) => typeof id === 'string' && ids.includes(id))) return undefined;
-    list.forEach((id) => referenced.add(id));
-    map[question] = list;
+    const names = list as string[];
+    names.forEach((id) => referenced.add(id));
+    map[question] = names;
   }
   if (ids.some((id) => !referenced.has(id))) return undefined;
   if (!Array.isArray(required) || !required.every((q) => typeof q === 'string')) return undefined;
@@ -232,7 +233,7 @@ function parseEvidence(raw: unknown): { images: string[]; byQuestion: Record<str
 }
 
 /**
- * Routes evaluate_policy `evidence` (§2.9) for providers without image support. Returns normally when
+ * Routes evaluate_policy `evidence` for providers without image support. Returns normally when
  * the call may take the text route (valid evidence with no images). Throws JevError with the neutral
  * texts: malformed, oversized or referencing unknown question ids → `ProviderRequestError: media
  * evaluation failed` (INVALID_INPUT); a required question without images → `MissingEvidenceError: media
@@ -250,9 +251,9 @@ export function routeEvidence(raw: unknown, questionIds: readonly string[]): voi
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Schema pieces (§2.3–2.4). JSON Schema 2020-12 objects written by hand; zod twins check our own output.
+// Schema pieces. JSON Schema 2020-12 objects written by hand; zod twins check our own output.
 
-/** Shared annotations of the four tools (§2.2): read-only, open-world; destructive/idempotent omitted. */
+/** Shared annotations of the four tools: read-only, open-world; destructive/idempotent omitted. */
 export const JUDGEVET_ANNOTATIONS = Object.freeze({ readOnlyHint: true, openWorldHint: true });
 
 export const PROBABILITY_JSON = { type: 'number', minimum: 0, maximum: 1 } as const;

@@ -1,6 +1,6 @@
 /**
  * How the four judgevet tools (ask_noul, ask_choice, ask_score, evaluate_policy) ask System One.
- * Their results have no truncated/coverage field (judgevet-spec §2.4–2.5, closed schemas) and judgevet
+ * Their results have no truncated/coverage field (closed schemas) and judgevet
  * itself never cuts a state (the vendor refuses an oversized request), so a state that does not fit is
  * refused instead of silently judged in part.
  */

@@ -100,8 +100,8 @@ export class JudgmentService {
     try {
       // Every tool, judgevet's included, refuses deeply nested arguments before any recursive walk.
       rejectDeepNesting(args);
-      const input = tool.parse(args, floors);
-      const result = await tool.execute(input, ctx);
+      const input: unknown = tool.parse(args, floors);
+      const result: unknown = await tool.execute(input, ctx);
       const checked = tool.outputSchema.safeParse(result);
       if (!checked.success) {
         throw new JevError('INVALID_RESPONSE', `The ${name} result did not match its output schema: ${checked.error.issues[0]?.message ?? 'invalid'}.`);

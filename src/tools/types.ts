@@ -33,8 +33,10 @@ export interface ToolContext {
 /**
  * One judgment tool. `parse` validates raw MCP arguments (throws JevError INVALID_INPUT / INPUT_TOO_LARGE
  * whose message names the field and the rule) and must run before any upstream request; `execute`
- * packs questions, judges and decides.
+ * packs questions, judges and decides. The `any` defaults let one list hold tools of different input
+ * types (`execute` takes `I`, so `unknown` would not accept them).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ToolDefinition<I = any, O = any> {
   name: string;
   title: string;

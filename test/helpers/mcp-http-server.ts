@@ -4,7 +4,7 @@
  * requests that reach it, and requires `Authorization: Bearer <token>` when a token is given.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -36,7 +36,7 @@ function buildServer(): McpServer {
 export async function startHttpMcpServer(token?: string): Promise<TestHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let calls = 0;
-  const http: Server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       if (token && req.headers.authorization !== `Bearer ${token}`) {
         res.writeHead(401).end('unauthorized');
@@ -66,7 +66,8 @@ export async function startHttpMcpServer(token?: string): Promise<TestHttpServer
     } catch (err) {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     }
-  });
+  };
+  const http: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const { port } = http.address() as AddressInfo;
   return {

@@ -97,7 +97,7 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
     json(res, 200, body);
   };
 
-  const http = createServer(async (req, res) => {
+  const http = createServer((req, res) => void (async () => {
     try {
       const url = new URL(req.url ?? '/', base);
       const path = url.pathname;
@@ -187,7 +187,7 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
     } catch (err) {
       if (!res.headersSent) res.writeHead(500).end(String(err));
     }
-  });
+  })());
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   fixture.url = `${base}/mcp`;

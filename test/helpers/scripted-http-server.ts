@@ -59,23 +59,23 @@ export interface ScriptedServer<R extends RecordedRequest> {
   /** All requests so far, in arrival order (live array). */
   requests: R[];
   /** Number of requests received so far. */
-  count(): number;
+  count: () => number;
   /** Queues steps; each later request consumes one. */
-  script(...steps: ScriptStep[]): void;
+  script: (...steps: ScriptStep[]) => void;
   /** Sets the delay before every later request's step, ms. */
-  setDelay(ms: number): void;
+  setDelay: (ms: number) => void;
   /** Requests received whose response has not finished and whose socket is still open. */
-  inFlight(): number;
+  inFlight: () => number;
   /** Largest `inFlight()` seen so far. */
-  maxInFlight(): number;
+  maxInFlight: () => number;
   /** Requests whose connection closed before their response was sent (client aborts). */
-  abortedRequests(): number;
+  abortedRequests: () => number;
   /** Number of client sockets that have closed so far (cancellation tests). */
-  closedSockets(): number;
+  closedSockets: () => number;
   /** Resolves once at least `n` sockets have closed; rejects after `timeoutMs` (default 2 000). */
-  waitForClosedSockets(n?: number, timeoutMs?: number): Promise<void>;
+  waitForClosedSockets: (n?: number, timeoutMs?: number) => Promise<void>;
   /** Closes every socket and the server. Idempotent. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * Bad input through MCP (issue #2 acceptance 3): a table of malformed inputs across the 13 tools, sent as
+ * Bad input through MCP: a table of malformed inputs across the 13 tools, sent as
  * raw JSON-RPC lines to `node dist/cli.js serve` over real stdio (raw, so JSON-only values such as 1e999 →
  * Infinity and own `__proto__` keys arrive exactly as written). Each must come back as `isError` with a
  * message naming the field, and the fake System One upstream must count 0 requests for all of them.

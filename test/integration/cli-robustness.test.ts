@@ -9,22 +9,14 @@ import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { capture } from '../helpers/processes';
 import { noLogprobsCompletion, startFakeOpenAi } from '../helpers/fake-openai';
 import { startFakeSystemOne } from '../helpers/fake-systemone';
 import { CLI, cleanEnv, ensureBuilt, ROOT, jevcp, type Run } from './mcp-fixtures';
 
-
 /** Runs `script` in bash (for pipelines); the shell function `J` runs the CLI. */
 function sh(script: string, env: Record<string, string> = cleanEnv()): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', `J() { "$NODE_BIN" "$CLI_JS" "$@"; }\n${script}`], { cwd: ROOT, env: { ...env, NODE_BIN: process.execPath, CLI_JS: CLI }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return capture('bash', ['-c', `J() { "$NODE_BIN" "$CLI_JS" "$@"; }\n${script}`], { cwd: ROOT, env: { ...env, NODE_BIN: process.execPath, CLI_JS: CLI } });
 }
 
 const EXAMPLE = join(ROOT, 'examples', 'parser-fix.jev.json');

@@ -4,26 +4,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { answerAll, noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { cleanEnv, ensureBuilt, jevcp } from './mcp-fixtures';
+import { answerAll, noul, score, type FakeSystemOne } from '../helpers/fake-systemone';
+import { cleanEnv, jevcp, openSandbox, type CliSandbox } from './mcp-fixtures';
+import { closedPort } from '../helpers/raw-http';
 
 const KEY = 'sk-cli-test-secret-91c2';
 const MOCK_NOTICE = 'jevcp: no backend configured — using the mock judge (deterministic, not a real judgment)';
 
-
-/** A port on 127.0.0.1 with nothing listening (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const GIT = ['-c', 'user.name=cli test', '-c', 'user.email=cli@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=', '-c', 'init.defaultBranch=main'];
 function git(cwd: string, ...args: string[]): string {
@@ -65,17 +55,14 @@ const PASSING = {
   safe_to_apply: noul(0.95),
 };
 
+let sandbox: CliSandbox | undefined;
 let dir: string;
 let fake: FakeSystemOne;
 before(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'jevcp-cli-'));
-  fake = await startFakeSystemOne();
+  sandbox = await openSandbox('jevcp-cli-');
+  ({ dir, fake } = sandbox);
 });
-after(async () => {
-  await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => sandbox?.close());
 const fakeEnv = (extra: Record<string, string> = {}) => cleanEnv({ JEV_BASE_URL: fake.url, JEV_API_KEY: KEY, JEV_TIMEOUT_MS: '5000', ...extra });
 
 describe('jevcp basics', () => {
@@ -215,9 +202,9 @@ describe('jevcp gate --staged (real git repositories)', () => {
     // Default fake answers rate the test gap and blast radius at their top level → not auto → exit 1.
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^jev_gate — model jev-test-1$/m);
-    assert.match(r.stdout, /^  action +(review|escalate)/m);
-    assert.match(r.stdout, /^  reasons +review_required/m);
-    assert.match(r.stdout, /^  thresholds +auto_accept 0\.8, review_at 0\.5/m);
+    assert.match(r.stdout, /^ {2}action +(review|escalate)/m);
+    assert.match(r.stdout, /^ {2}reasons +review_required/m);
+    assert.match(r.stdout, /^ {2}thresholds +auto_accept 0\.8, review_at 0\.5/m);
     assert.match(r.stdout, /gate: NOT passed/);
   });
 

@@ -1,9 +1,9 @@
 /**
- * Decision orders of the assessing tools over real HTTP (issue #2, acceptance 2): jev_review, jev_verify,
+ * Decision orders of the assessing tools over real HTTP: jev_review, jev_verify,
  * jev_gate, jev_screen, jev_rank, jev_evaluate and the judgevet tools (ask_noul, ask_choice, ask_score,
  * evaluate_policy) — JudgmentService → SystemOneProvider → the fake System One server on 127.0.0.1, answers
- * scripted per question id. Expected outcomes come from jev-tools-spec §6 / §8.1, §8.5–8.9, the seed
- * (jev-tools.md), judgevet-spec §2–3 and docs/decisions.md, not from running the code. Boundaries inclusive.
+ * scripted per question id. Expected outcomes come from the rules as the
+ * policies' docstrings (src/policy/), the README and docs/decisions.md state them, not from running the code. Boundaries inclusive.
  */
 // Every assert.ok carries a message: without one node's assert re-reads the source to describe a failure.
 import assert from 'node:assert/strict';
@@ -19,9 +19,9 @@ after(async () => {
   await h.close();
 });
 
-/** Provider reports more input tokens than the 64 000 budget (jev-tools-spec §2.6) → incomplete context. */
+/** Provider reports more input tokens than the 64 000 budget → incomplete context. */
 const OVER_BUDGET = { input_tokens: 64_001, output_tokens: 8 };
-/** Guard bound for n options at threshold t (spec §6): 1/n + (1 − 1/n)·t. */
+/** Guard bound for n options at threshold t: 1/n + (1 − 1/n)·t. */
 const bound = (n: number, t: number) => 1 / n + (1 - 1 / n) * t;
 const close = (actual: number, expected: number, what: string) => assert.ok(Math.abs(actual - expected) < 1e-12, `${what}: ${actual} ≠ ${expected}`);
 
@@ -35,12 +35,12 @@ const at = (level: number, confidence = 0.95) => score(3, [0, 1, 2].map((i) => (
 function review(over: Answers = {}): Answers {
   return { correctness: GOOD, spec_match: GOOD, test_gap: LOW, blast_radius: LOW, safe_to_apply: noul(0.95), ...over };
 }
-/** reviewComposite of spec §6 on 0–2 scores (test_gap and blast_radius inverted). */
+/** reviewComposite (src/policy/review.ts) on 0–2 scores (test_gap and blast_radius inverted). */
 const composite = (c: number, s: number, t: number, b: number) => 0.4 * (c / 2) + 0.3 * (s / 2) + 0.15 * (1 - t / 2) + 0.15 * (1 - b / 2);
 
 const REVIEW_ARGS = { request: 'Reject empty parser input', diff: "+ if (!input) throw new Error('Empty input');", tests: 'parser rejects empty input: PASS' };
 
-describe('jev_review: reviewAction, guard, incomplete context (spec §6, §8.5)', () => {
+describe('jev_review: reviewAction, guard, incomplete context', () => {
   const rows: Array<{ name: string; answers?: Answers; args?: Record<string, unknown>; options?: RunOptions; action: string }> = [
     { name: 'accept: clear dimensions, safe 0.95, composite ≥ 0.7, confidences ≥ 0.8 → auto', action: 'auto' },
     { name: '1: a score confidence 0.45 < review_at → escalate', answers: { test_gap: score(3, [0.95, 0.03, 0.02], 0.45) }, action: 'escalate' },
@@ -106,7 +106,7 @@ const EVIDENCE = [{ id: 'test-output', text: 'parser rejects empty input: PASS\n
 /** Every claim verified at 0.95 unless overridden. */
 const claims = (n: number, over: Answers = {}) => ({ ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`claim_${i}`, claim('verified', 0.95)])), ...over });
 
-describe('jev_verify: per-claim action, overall action (spec §8.6, seed, decisions.md)', () => {
+describe('jev_verify: per-claim action, overall action', () => {
   const rows: Array<{ name: string; answers?: Answers; args?: Record<string, unknown>; options?: RunOptions; items: string[]; overall: string }> = [
     { name: 'all verified at 0.95 → auto', items: ['auto', 'auto', 'auto'], overall: 'auto' },
     { name: 'confidence 0.7 → item review, overall review', answers: { claim_1: claim('verified', 0.7) }, items: ['auto', 'review', 'auto'], overall: 'review' },
@@ -163,7 +163,7 @@ describe('jev_verify: per-claim action, overall action (spec §8.6, seed, decisi
   });
 });
 
-describe('jev_gate: review + claims in one request, reason codes in order (spec §8.7, seed)', () => {
+describe('jev_gate: review + claims in one request, reason codes in order', () => {
   const GATE = { ...REVIEW_ARGS, claims: CLAIMS.slice(0, 2), evidence: EVIDENCE };
   const rows: Array<{ name: string; answers?: Answers; args?: Record<string, unknown>; options?: RunOptions; action: string; reasons: string[]; review?: string; verification?: string }> = [
     { name: 'accept: accepted review, every claim verified ≥ auto_accept', action: 'auto', reasons: ['accepted'], review: 'auto', verification: 'auto' },
@@ -216,7 +216,7 @@ describe('jev_gate: review + claims in one request, reason codes in order (spec 
 // ---------------------------------------------------------------------------------------------------
 // Screen
 
-describe('jev_screen: recommendation order, truncation, block_at only lowers (spec §6, §8.8)', () => {
+describe('jev_screen: recommendation order, truncation, block_at only lowers', () => {
   const TEXT = { text: 'README: run npm install, then npm test.' };
   const screenAnswers = (injection: number, substance = 0.9, relevance?: number): Answers => ({
     injection: noul(injection),
@@ -285,7 +285,7 @@ describe('jev_screen: recommendation order, truncation, block_at only lowers (sp
 // ---------------------------------------------------------------------------------------------------
 // Rank
 
-describe('jev_rank: exists, guard, truncation, tournament (spec §8.9, seed, decisions.md)', () => {
+describe('jev_rank: exists, guard, truncation, tournament', () => {
   const CANDS = [
     { id: 'src/auth/rotate.ts', text: 'Rotates API keys and revokes the old ones.' },
     { id: 'docs/billing.md', text: 'How invoices are computed.' },
@@ -387,7 +387,7 @@ describe('jev_rank: exists, guard, truncation, tournament (spec §8.9, seed, dec
 // ---------------------------------------------------------------------------------------------------
 // jev_evaluate
 
-describe('jev_evaluate: worst of noul and min-confidence actions, guard, env thresholds only (spec §6, §8.1)', () => {
+describe('jev_evaluate: worst of noul and min-confidence actions, guard, env thresholds only', () => {
   const QUESTIONS = {
     urgent: { type: 'noul', instructions: 'Is this urgent?', criteria: { true: 'Time-sensitive', false: 'No hurry' } },
     team: { type: 'choice', instructions: 'Which team owns this?', criteria: { billing: 'Payments', technical: 'Bugs' } },
@@ -443,7 +443,7 @@ describe('jev_evaluate: worst of noul and min-confidence actions, guard, env thr
 // ---------------------------------------------------------------------------------------------------
 // judgevet tools
 
-describe('judgevet tools over HTTP (judgevet-spec §2.5–2.7, §3.4)', () => {
+describe('judgevet tools over HTTP', () => {
   test('ask_noul: one noul question named noul_question, host model, P(true) returned verbatim', async () => {
     const run = await h.run('ask_noul', { state: { diff: '+ x' }, instruction: 'Is the change safe?' }, { noul_question: noul(0.37) });
     const r = okResult(run);
@@ -540,7 +540,7 @@ describe('judgevet tools over HTTP (judgevet-spec §2.5–2.7, §3.4)', () => {
 // ---------------------------------------------------------------------------------------------------
 // Provider budget check
 
-describe('provider budget check (spec §2.6): more than 64 000 reported input tokens is never auto', () => {
+describe('provider budget check: more than 64 000 reported input tokens is never auto', () => {
   const PASS = { injection: noul(0.05), substance: noul(0.9) };
   test('64 000 input tokens is within budget; 64 001 marks the result truncated and incomplete', async () => {
     const within = okResult(await h.run('jev_screen', { text: 't' }, PASS, { usage: { input_tokens: 64_000, output_tokens: 2 } }));

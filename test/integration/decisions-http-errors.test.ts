@@ -1,7 +1,7 @@
 /**
- * Every error code reaching every tool's result over real HTTP (issue #2, acceptance 2): JudgmentService →
+ * Every error code reaching every tool's result over real HTTP: JudgmentService →
  * SystemOneProvider → the fake System One server on 127.0.0.1. Each failure carries its code and
- * `retryable` (jev-tools-spec §2.7), no result, no answer, a ledger record with the same error, and no
+ * `retryable`, no result, no answer, a ledger record with the same error, and no
  * upstream body in its message. Local failures (bad input, oversized input, bad configuration) make no
  * request at all.
  */

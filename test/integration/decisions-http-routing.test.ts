@@ -1,9 +1,9 @@
 /**
- * Decision orders of the routing tools over real HTTP (issue #2, acceptance 2): jev_coding_loop's 14
+ * Decision orders of the routing tools over real HTTP: jev_coding_loop's 14
  * partner-routing steps, jev_tool_route's eligibility and selection reasons, jev_step's handoff resolution —
  * each driven through JudgmentService → SystemOneProvider → the fake System One server on 127.0.0.1 with
- * answers scripted per question id. Expected outcomes come from jev-tools-spec §6 / §8.2–8.4, the seed
- * (jev-tools.md) and docs/decisions.md, not from running the code. Boundaries are inclusive.
+ * answers scripted per question id. Expected outcomes come from the rules as the
+ * policies' docstrings (src/policy/) and docs/decisions.md state them, not from running the code. Boundaries are inclusive.
  */
 // Every assert.ok carries a message: without one node's assert re-reads the source to describe a failure.
 import assert from 'node:assert/strict';
@@ -38,7 +38,7 @@ const tier = (choice: string, peak: number, confidence = peak) => ({ model_tier:
 
 const TASK = { task: 'Fix the parser empty-input bug', observation: 'parser.test.ts fails: empty input throws TypeError' };
 const READY = { ...TASK, execution: { context_complete: true, failed_attempts: 0 } };
-/** Provider reports more input tokens than the 64 000 budget (jev-tools-spec §2.6) → incomplete context. */
+/** Provider reports more input tokens than the 64 000 budget → incomplete context. */
 const OVER_BUDGET = { input_tokens: 64_001, output_tokens: 8 };
 
 let h: DecisionHarness;
@@ -66,7 +66,7 @@ interface LoopRow {
 const partnerOf = (r: { partner?: string; reason: string }) =>
   r.partner ? { required: true, tier: r.partner, reason_codes: [r.reason] } : { required: false, tier: 'none', reason_codes: [r.reason] };
 
-describe('jev_coding_loop: partner routing, first match wins (spec §8.2)', () => {
+describe('jev_coding_loop: partner routing, first match wins', () => {
   const low = { floors: { auto_accept: 0.7 } }; // partner floor P stays 0.8 above a = 0.7: steps 8/9 become reachable
   const rows: LoopRow[] = [
     { name: '14: every check passes → partner_model with the judged tier', action: 'auto', handoff: 'partner_model', reason: 'generation_required', partner: 'standard' },
@@ -162,7 +162,7 @@ describe('jev_coding_loop: partner routing, first match wins (spec §8.2)', () =
   });
 });
 
-describe('jev_coding_loop: tightening (per-call values may only raise; spec §6)', () => {
+describe('jev_coding_loop: tightening (per-call values may only raise)', () => {
   const rows: Array<{ name: string; args: Record<string, unknown>; answers?: Answers; floors?: { auto_accept?: number; review_at?: number }; action: string; handoff: string; thresholds: number[] }> = [
     { name: 'auto_accept 0.9 raises the floor: next 0.85 is no longer auto', args: { ...READY, auto_accept: 0.9 }, answers: next('continue', 0.97, 0.85), action: 'review', handoff: 'review', thresholds: [0.9, 0.5, 0.9] },
     { name: 'auto_accept 0.9 raises the partner floor too; strong answers still reach the partner', args: { ...READY, auto_accept: 0.9 }, action: 'auto', handoff: 'partner_model', thresholds: [0.9, 0.5, 0.9] },
@@ -228,7 +228,7 @@ const sel = (n: number, chosen: string, peak: number, confidence = peak) => ({
 /** Confident selection of call_i among n with suitability s. */
 const chose = (n: number, i: number, s = 0.95, peak = 0.97, confidence = 0.95) => ({ ...sel(n, `call_${i}`, peak, confidence), [`suitable_${i}`]: noul(s) });
 
-describe('jev_tool_route: eligibility, then selection reasons in order (spec §8.3)', () => {
+describe('jev_tool_route: eligibility, then selection reasons in order', () => {
   const route = (candidates: Cand[], extra: Record<string, unknown> = {}) => ({ task: TASK.task, observation: TASK.observation, candidates, ...extra });
   const one = [cand('read-parser')];
 
@@ -338,7 +338,7 @@ describe('jev_tool_route: eligibility, then selection reasons in order (spec §8
   });
 });
 
-describe('jev_step: one request, loop policy + selection, handoff resolution (spec §8.4, seed, decisions.md)', () => {
+describe('jev_step: one request, loop policy + selection, handoff resolution', () => {
   const step = (candidates: Cand[] | undefined, extra: Record<string, unknown> = {}) => ({ ...READY, ...(candidates ? { candidates } : {}), ...extra });
   const one = [cand('read-parser')];
 

@@ -3,48 +3,30 @@
  * answers and the summary says so. The demo never writes to the user's ledger.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { cleanEnv, ensureBuilt, ROOT } from './mcp-fixtures';
+import { capture } from '../helpers/processes';
+import type { FakeSystemOne } from '../helpers/fake-systemone';
+import { cleanEnv, openSandbox, ROOT, type CliSandbox } from './mcp-fixtures';
+import { closedPort } from '../helpers/raw-http';
 
 const KEY = 'sk-demo-test-secret-3e9b';
 
-function demo(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, out }));
-  });
+/** Runs scripts/demo.mjs; `out` is stdout and stderr in arrival order. */
+async function demo(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const r = await capture(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { cwd: ROOT, env });
+  return { code: r.code, out: r.output };
 }
 
-/** A port on 127.0.0.1 with nothing listening (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
+let sandbox: CliSandbox | undefined;
 let dir: string;
 let fake: FakeSystemOne;
 before(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'jevcp-demo-test-'));
-  fake = await startFakeSystemOne();
+  sandbox = await openSandbox('jevcp-demo-test-');
+  ({ dir, fake } = sandbox);
 });
-after(async () => {
-  await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => sandbox?.close());
 
 describe('npm run demo', () => {
   it('uses a configured backend, names its model, and leaves the ledger alone', async () => {

@@ -2,11 +2,14 @@
  * Shared pieces of the MCP integration tests: a valid input for each of the 13 tools, and a client
  * connected to `node dist/cli.js serve` over real stdio with a controlled environment.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
+import { capture, type Run } from '../helpers/processes';
 
 export const ROOT = join(__dirname, '..', '..');
 export const CLI = join(ROOT, 'dist', 'cli.js');
@@ -26,6 +29,29 @@ export function cleanEnv(extra: Record<string, string> = {}): Record<string, str
     if (v !== undefined && !/^(JEV_|TYPESAFE_|MCP_)/.test(k)) env[k] = v;
   }
   return { ...env, ...extra };
+}
+
+/** A temporary folder and a fake System One server shared by the tests of one file. */
+export interface CliSandbox {
+  dir: string;
+  fake: FakeSystemOne;
+  /** Stops the server and removes the folder. */
+  close(): Promise<void>;
+}
+
+/** Builds dist/cli.js if needed, makes a temporary folder named `prefix…` and starts a fake System One server. */
+export async function openSandbox(prefix: string): Promise<CliSandbox> {
+  ensureBuilt();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const fake = await startFakeSystemOne();
+  return {
+    dir,
+    fake,
+    close: async () => {
+      await fake.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A connected SDK client and the server's stderr text so far. */
@@ -114,23 +140,9 @@ export const VALID_INPUTS: Record<string, Record<string, unknown>> = {
 /** Tool names in discovery order. */
 export const TOOL_NAMES = Object.keys(VALID_INPUTS);
 
-/** Exit code and output of one `jevcp` run. */
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { Run } from '../helpers/processes';
 
 /** Runs `node dist/cli.js ARGS` (cwd: repo root, env: cleanEnv() unless given), feeding `input` on stdin. */
 export function jevcp(args: string[], opts: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
+  return capture(process.execPath, [CLI, ...args], { cwd: opts.cwd ?? ROOT, env: opts.env ?? cleanEnv(), input: opts.input ?? '' });
 }

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -23,6 +22,7 @@ import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/judgment-service';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
+import { rawPost, RAW_INITIALIZE } from '../helpers/raw-http';
 
 const records: DecisionRecord[] = [];
 const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest', onRecord: (r) => records.push(r) });
@@ -42,22 +42,9 @@ async function connect(headers: Record<string, string> = { Authorization: `Beare
   return client;
 }
 
-function post(headers: Record<string, string>, body: string, path = '/mcp'): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port: info.port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** A raw POST to the endpoint (so Host and Origin can be set freely). */
+const post = (headers: Record<string, string>, body: string, path = '/mcp') => rawPost(`http://127.0.0.1:${info.port}${path}`, headers, body);
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
 
 before(async () => {
   info = await endpoint.start();
@@ -77,13 +64,13 @@ describe('endpoint security', () => {
 
   test('401 without or with a wrong token, 403 for a foreign Host or Origin, 404 elsewhere, 400 for bad JSON', async () => {
     const auth = { authorization: `Bearer ${info.token}` };
-    assert.equal((await post({}, INITIALIZE)).status, 401);
-    assert.equal((await post({ authorization: `Bearer ${info.token}x` }, INITIALIZE)).status, 401);
-    assert.equal((await post({ authorization: `Basic ${info.token}` }, INITIALIZE)).status, 401);
-    assert.equal((await post({ ...auth, host: `attacker.example:${info.port}` }, INITIALIZE)).status, 403);
-    assert.equal((await post({ ...auth, origin: 'https://attacker.example' }, INITIALIZE)).status, 403);
-    assert.equal((await post({ ...auth, origin: `http://127.0.0.1:${info.port}` }, INITIALIZE)).status, 200);
-    assert.equal((await post(auth, INITIALIZE, '/other')).status, 404);
+    assert.equal((await post({}, RAW_INITIALIZE)).status, 401);
+    assert.equal((await post({ authorization: `Bearer ${info.token}x` }, RAW_INITIALIZE)).status, 401);
+    assert.equal((await post({ authorization: `Basic ${info.token}` }, RAW_INITIALIZE)).status, 401);
+    assert.equal((await post({ ...auth, host: `attacker.example:${info.port}` }, RAW_INITIALIZE)).status, 403);
+    assert.equal((await post({ ...auth, origin: 'https://attacker.example' }, RAW_INITIALIZE)).status, 403);
+    assert.equal((await post({ ...auth, origin: `http://127.0.0.1:${info.port}` }, RAW_INITIALIZE)).status, 200);
+    assert.equal((await post(auth, RAW_INITIALIZE, '/other')).status, 404);
     assert.equal((await post(auth, '{not json')).status, 400);
     const noSession = await post(auth, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
     assert.equal(noSession.status, 400);
@@ -93,7 +80,7 @@ describe('endpoint security', () => {
 
   test('an unauthorized initialize opens no session', async () => {
     const before = endpoint.sessionCount;
-    await post({}, INITIALIZE);
+    await post({}, RAW_INITIALIZE);
     assert.equal(endpoint.sessionCount, before);
   });
 });

@@ -4,7 +4,6 @@
  * concurrency limit, summed usage, the spend cap, and the doctor probe.
  */
 import assert from 'node:assert/strict';
-import { inspect } from 'node:util';
 import { after, beforeEach, describe, test } from 'node:test';
 import { JevError, type JevErrorCode } from '../../src/judgment/errors';
 import { judge } from '../../src/judgment/judge';
@@ -14,9 +13,9 @@ import { confidenceFromProbabilities } from '../../src/policy/distribution';
 import { checkLogprobs } from '../../src/providers/openai/doctor';
 import { FLOOR_GAP_NATS } from '../../src/providers/openai/distribution';
 import { OpenAiProvider, type OpenAiProviderOptions } from '../../src/providers/openai/provider';
-import type { CallContext } from '../../src/judgment/provider';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { completion, ln, noLogprobsCompletion, startFakeOpenAi, type FakeOpenAi, type OpenAiRecordedRequest } from '../helpers/fake-openai';
+import { callContext, expectProviderError } from '../helpers/provider-errors';
 
 const KEY = 'sk-openai-test-0a1b2c3d-SECRET';
 const FAST = { baseDelayMs: 5, maxDelayMs: 20 };
@@ -34,24 +33,10 @@ function provider(overrides: Partial<OpenAiProviderOptions> = {}): OpenAiProvide
   return new OpenAiProvider({ baseUrl: fake.url, apiKey: KEY, spendCap: new SpendCap(), retry: FAST, ...overrides });
 }
 
-function ctx(ms = 5_000, signal: AbortSignal = new AbortController().signal): CallContext {
-  return { signal, deadline: Date.now() + ms };
-}
+const ctx = callContext;
 
-async function expectError(p: Promise<unknown>, code: JevErrorCode, retryable?: boolean): Promise<JevError> {
-  let answer: unknown;
-  try {
-    answer = await p;
-  } catch (err) {
-    assert.ok(err instanceof JevError, `expected a JevError, got ${inspect(err)}`);
-    assert.equal(err.code, code, `code (message: ${err.message})`);
-    if (retryable !== undefined) assert.equal(err.retryable, retryable, `retryable (message: ${err.message})`);
-    assert.ok(!err.message.includes('fake-upstream-detail'), 'the upstream body must not be echoed');
-    assert.ok(!err.message.includes(KEY) && !inspect(err).includes(KEY), 'the key must not appear');
-    return err;
-  }
-  assert.fail(`expected ${code}, but an answer was returned: ${JSON.stringify(answer)}`);
-}
+/** A JevError with `code`/`retryable`, leaking neither the upstream body nor KEY. */
+const expectError = (p: Promise<unknown>, code: JevErrorCode, retryable?: boolean): Promise<JevError> => expectProviderError(p, code, { key: KEY, retryable });
 
 /** Softmax of logprobs, for expected values. */
 function softmax(logprobs: number[]): number[] {

@@ -1,16 +1,17 @@
 /**
- * Fault injection (issue #3 acceptance 2) with the fixture server test/fixtures/servers/faulty.mjs:
+ * Fault injection with the fixture server test/fixtures/servers/faulty.mjs:
  * fails to start, exits mid-call, hangs (timeout), prints non-JSON on stdout, floods stderr, returns a
  * tool error — plus a missing command and an unreachable HTTP server. Each gives a clear status or error
  * while the other servers keep serving; after shutdown no child process is left (checked by PID).
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ToolCallError } from '../../src/registry/errors';
 import { ToolRegistry } from '../../src/registry/registry';
 import type { NamedServer, ServerConfig } from '../../src/registry/servers';
+import { alive } from '../helpers/processes';
+import { closedPort } from '../helpers/raw-http';
 
 const FAULTY = join(__dirname, '..', 'fixtures', 'servers', 'faulty.mjs');
 const CWD = join(__dirname, '..', '..');
@@ -22,15 +23,6 @@ const fixture = (name: string, extra: string[] = [], over: Partial<ServerConfig>
   config: { command: process.execPath, args: [FAULTY, ...extra], cwd: CWD, ...over } as ServerConfig,
 });
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function until<T>(what: string, probe: () => T | undefined, ms = 5_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -39,14 +31,6 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 5_000): P
     if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
-}
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 async function toolError(p: Promise<unknown>): Promise<ToolCallError> {

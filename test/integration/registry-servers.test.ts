@@ -1,5 +1,5 @@
 /**
- * ToolRegistry against real MCP servers (issue #3 acceptance 1): @modelcontextprotocol/server-everything
+ * ToolRegistry against real MCP servers: @modelcontextprotocol/server-everything
  * over stdio, @modelcontextprotocol/server-filesystem on a temporary folder, and a Streamable HTTP SDK
  * server on 127.0.0.1. Tools listed and called, grants enforced before any transport is touched (counted
  * at the connection and at the HTTP server), qualified ids, bare-name resolution order, describe().
@@ -15,6 +15,7 @@ import { prepare } from '../../src/registry/prepare';
 import { ToolRegistry, type RegistryEvent } from '../../src/registry/registry';
 import type { NamedServer } from '../../src/registry/servers';
 import { startHttpMcpServer, type TestHttpServer } from '../helpers/mcp-http-server';
+import { alive } from '../helpers/processes';
 
 const root = join(__dirname, '..', '..');
 const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -30,15 +31,6 @@ function countCalls(conn: McpConnection): () => number {
     return original(...args);
   };
   return () => n;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('registry with real MCP servers (stdio + Streamable HTTP)', () => {

@@ -1,5 +1,5 @@
 /**
- * jev_step with host-prepared candidates (issue #3 acceptance 3), through the `jevcp step FILE --agent NAME
+ * jev_step with host-prepared candidates, through the `jevcp step FILE --agent NAME
  * [--execute]` command module: a real @modelcontextprotocol/server-filesystem on a temporary folder, a
  * `.jev/config.json` with agents and the server, and a fake System One upstream on 127.0.0.1 that answers
  * "the first eligible call, confident and suitable" (or "none"). Arguments that break the real inputSchema

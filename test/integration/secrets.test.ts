@@ -3,27 +3,19 @@
  * an evidence command that prints the whole environment and a staged file that contains the key verbatim.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { CLI, cleanEnv, ensureBuilt } from './mcp-fixtures';
+import { capture, type Run } from '../helpers/processes';
+import type { FakeSystemOne } from '../helpers/fake-systemone';
+import { CLI, cleanEnv, openSandbox, type CliSandbox } from './mcp-fixtures';
 
 const KEY = 'sk-secret-leak-test-5d81e0';
 const OTHER_TOKEN = 'ghp-other-token-value-4411';
 
-function run(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  return capture(process.execPath, [CLI, ...args], { cwd, env });
 }
 
 const GIT = ['-c', 'user.name=secrets test', '-c', 'user.email=secrets@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=', '-c', 'init.defaultBranch=main'];
@@ -34,17 +26,14 @@ function git(cwd: string, ...args: string[]): void {
 
 const occurrences = (text: string, needle: string) => text.split(needle).length - 1;
 
+let sandbox: CliSandbox | undefined;
 let dir: string;
 let fake: FakeSystemOne;
 before(async () => {
-  ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'jevcp-secrets-'));
-  fake = await startFakeSystemOne();
+  sandbox = await openSandbox('jevcp-secrets-');
+  ({ dir, fake } = sandbox);
 });
-after(async () => {
-  await fake?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => sandbox?.close());
 
 describe('the API key stays out of evidence, upstream bodies and the ledger', () => {
   it('gate --staged --evidence-cmd env with the key in a staged file: 0 occurrences in requests and ledger', async () => {

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
 import { CLI, cleanEnv, ensureBuilt, ROOT, TOOL_NAMES, VALID_INPUTS } from './mcp-fixtures';
+import { alive } from '../helpers/processes';
+import { rawPost, RAW_INITIALIZE } from '../helpers/raw-http';
 
 const KEY = 'sk-serve-http-test-secret-4b1e';
 
@@ -83,32 +84,8 @@ async function connect(served: Served, token = served.token!): Promise<Client> {
 }
 
 /** A raw POST to the endpoint (so Host can be set freely). */
-function post(port: number, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const post = (port: number, headers: Record<string, string>, body: string) => rawPost(`http://127.0.0.1:${port}/mcp`, headers, body);
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
-
-/** True while a process with `pid` exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function ledgerLines(path: string): Array<Record<string, any>> {
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
@@ -141,16 +118,16 @@ describe('serve --http with the mock judge', () => {
 
   it('401 without or with a wrong token; 403 for a foreign Host or Origin; the loopback Origin is accepted', async () => {
     const auth = { authorization: `Bearer ${served.token}` };
-    const none = await post(served.port, {}, INITIALIZE);
+    const none = await post(served.port, {}, RAW_INITIALIZE);
     assert.equal(none.status, 401);
     assert.match(none.text, /Unauthorized/);
-    assert.equal((await post(served.port, { authorization: `Bearer ${served.token!.slice(1)}A` }, INITIALIZE)).status, 401);
-    assert.equal((await post(served.port, { ...auth, host: `evil.example:${served.port}` }, INITIALIZE)).status, 403);
-    assert.equal((await post(served.port, { ...auth, host: `127.0.0.1:${served.port + 1}` }, INITIALIZE)).status, 403);
-    assert.equal((await post(served.port, { ...auth, origin: 'http://evil.example' }, INITIALIZE)).status, 403);
+    assert.equal((await post(served.port, { authorization: `Bearer ${served.token!.slice(1)}A` }, RAW_INITIALIZE)).status, 401);
+    assert.equal((await post(served.port, { ...auth, host: `evil.example:${served.port}` }, RAW_INITIALIZE)).status, 403);
+    assert.equal((await post(served.port, { ...auth, host: `127.0.0.1:${served.port + 1}` }, RAW_INITIALIZE)).status, 403);
+    assert.equal((await post(served.port, { ...auth, origin: 'http://evil.example' }, RAW_INITIALIZE)).status, 403);
     // A foreign Host is refused even without a token (the rebinding check comes first).
-    assert.equal((await post(served.port, { host: `evil.example:${served.port}` }, INITIALIZE)).status, 403);
-    assert.equal((await post(served.port, { ...auth, origin: `http://localhost:${served.port}` }, INITIALIZE)).status, 200);
+    assert.equal((await post(served.port, { host: `evil.example:${served.port}` }, RAW_INITIALIZE)).status, 403);
+    assert.equal((await post(served.port, { ...auth, origin: `http://localhost:${served.port}` }, RAW_INITIALIZE)).status, 200);
   });
 
   it('lists the 13 tools and answers jev_step (text = structuredContent), recorded as agent mcp in JEV_LEDGER', async () => {
@@ -178,7 +155,7 @@ describe('serve --http with the mock judge', () => {
     assert.equal(alive(served.child.pid!), false);
     assert.match(served.stderr(), /stopped \(SIGTERM\)\n$/);
     assert.equal(served.stdout(), '');
-    await assert.rejects(post(served.port, { authorization: `Bearer ${served.token}` }, INITIALIZE), /ECONNREFUSED/);
+    await assert.rejects(post(served.port, { authorization: `Bearer ${served.token}` }, RAW_INITIALIZE), /ECONNREFUSED/);
   });
 });
 
@@ -255,7 +232,7 @@ describe('serve --http configuration', () => {
       assert.match(served.stderr(), /token from JEV_HTTP_TOKEN/);
       const client = await connect(served, token);
       assert.equal((await client.listTools()).tools.length, 13);
-      assert.equal((await post(served.port, { authorization: 'Bearer x'.padEnd(50, 'y') }, INITIALIZE)).status, 401);
+      assert.equal((await post(served.port, { authorization: 'Bearer x'.padEnd(50, 'y') }, RAW_INITIALIZE)).status, 401);
     } finally {
       served.child.kill('SIGTERM');
       assert.equal((await served.exited).code, 0);

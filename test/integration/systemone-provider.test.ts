@@ -4,7 +4,6 @@
  * and that no failure ever yields an answer or leaks the key or the upstream body.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { JevError, type JevErrorCode } from '../../src/judgment/errors';
@@ -14,6 +13,8 @@ import type { CallContext } from '../../src/judgment/provider';
 import { SpendCap } from '../../src/providers/spend-cap';
 import { SystemOneProvider, type SystemOneProviderOptions } from '../../src/providers/systemone';
 import { OMIT, answerAll, choice, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
+import { closedPort } from '../helpers/raw-http';
+import { callContext, expectProviderError } from '../helpers/provider-errors';
 
 const KEY = 'sk-test-9f8e7d6c5b4a-SECRET';
 const QUESTIONS: QuestionMap = {
@@ -41,25 +42,10 @@ function provider(overrides: Partial<SystemOneProviderOptions> = {}): SystemOneP
   return new SystemOneProvider({ baseUrl: fake.url, apiKey: KEY, spendCap: new SpendCap(), retry: FAST, ...overrides });
 }
 
-function ctx(ms = 5_000, signal: AbortSignal = new AbortController().signal): CallContext {
-  return { signal, deadline: Date.now() + ms };
-}
+const ctx = callContext;
 
-/** Runs `p`, requires a JevError with `code`/`retryable`, fails if an answer came back. */
-async function expectError(p: Promise<unknown>, code: JevErrorCode, retryable: boolean): Promise<JevError> {
-  let answer: unknown;
-  try {
-    answer = await p;
-  } catch (err) {
-    assert.ok(err instanceof JevError, `expected a JevError, got ${inspect(err)}`);
-    assert.equal(err.code, code, `code (message: ${err.message})`);
-    assert.equal(err.retryable, retryable, `retryable (message: ${err.message})`);
-    assert.ok(!err.message.includes('fake-upstream-detail'), 'the upstream body must not be echoed');
-    assert.ok(!err.message.includes(KEY) && !inspect(err).includes(KEY), 'the key must not appear');
-    return err;
-  }
-  assert.fail(`expected ${code}, but an answer was returned: ${JSON.stringify(answer)}`);
-}
+/** A JevError with `code`/`retryable`, leaking neither the upstream body nor KEY. */
+const expectError = (p: Promise<unknown>, code: JevErrorCode, retryable: boolean): Promise<JevError> => expectProviderError(p, code, { key: KEY, retryable });
 
 const ask = (p: SystemOneProvider, c: CallContext = ctx()): Promise<Judged> => judge(p, c, { diff: '+ x' }, QUESTIONS, 'jev-latest');
 
@@ -184,14 +170,8 @@ describe('retries', () => {
   });
 
   test('connection refused → API_ERROR retryable naming the refusal', async () => {
-    const closedPort = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const { port } = s.address() as { port: number };
-        s.close(() => resolve(port));
-      });
-    });
-    const err = await expectError(ask(provider({ baseUrl: `http://127.0.0.1:${closedPort}` })), 'API_ERROR', true);
+    const port = await closedPort();
+    const err = await expectError(ask(provider({ baseUrl: `http://127.0.0.1:${port}` })), 'API_ERROR', true);
     assert.match(err.message, /connection refused.* after 3 attempts/);
   });
 });
@@ -238,7 +218,7 @@ describe('deadline and cancellation', () => {
   test('a hang past a short deadline → TIMEOUT (retryable), bounded wall time, socket closed', async () => {
     fake.script({ hang: true });
     const started = Date.now();
-    const err = await expectError(ask(provider(), ctx(400)), 'TIMEOUT', true);
+    await expectError(ask(provider(), ctx(400)), 'TIMEOUT', true);
     const elapsed = Date.now() - started;
     assert.ok(elapsed >= 350 && elapsed < 1_500, `elapsed ${elapsed} ms`);
     assert.equal(fake.count(), 1);

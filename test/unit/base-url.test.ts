@@ -1,4 +1,4 @@
-/** Base-URL rules (jev-tools-spec §7.2; plain http only for loopback, DESIGN "Providers and configuration"). */
+/** Base-URL rules (src/providers/base-url.ts): https anywhere, plain http only for loopback. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { JevError } from '../../src/judgment/errors';

@@ -1,4 +1,4 @@
-/** Token estimate, truncation and budget fitting (jev-tools-spec §5). */
+/** Token estimate, truncation and budget fitting. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {

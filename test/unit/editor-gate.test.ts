@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EDITOR_GATE_WORDING } from '../../src/extension/gate/editor-gate-wording';
-import { readGateSettings, type GateSettingKey } from '../../src/extension/gate/gate-settings';
-import { gateVerdict } from '../../src/extension/gate/verdict';
+import { EDITOR_GATE_WORDING } from '../../src/gate/editor-wording';
+import { readGateSettings, type GateSettingKey } from '../../src/config/gate-settings';
+import { gateVerdict } from '../../src/gate/verdict';
 import type { InspectedValue } from '../../src/config/panel-settings';
 import { buildGateRequest } from '../../src/gate/request';
 import { JevError } from '../../src/judgment/errors';

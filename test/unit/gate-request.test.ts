@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cliGateWording } from '../../src/cli/commands/gate';
-import { EDITOR_GATE_WORDING } from '../../src/extension/gate/editor-gate-wording';
+import { EDITOR_GATE_WORDING } from '../../src/gate/editor-wording';
 import { splitClaims } from '../../src/gate/claims';
 import { messageText, parseCommitMessage } from '../../src/gate/commit-message';
 import { diffFiles, diffStat } from '../../src/gate/diff-stat';

@@ -1,4 +1,4 @@
-/** Retry arithmetic of the systemone provider (jev-tools-spec §2.5, judgevet-spec §1.6). */
+/** Retry arithmetic of the systemone provider. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {

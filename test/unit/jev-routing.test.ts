@@ -175,7 +175,7 @@ describe('candidates: eligibility, sanitizing, argument shape', () => {
     assert.equal(argumentShape(null), 'null');
     assert.deepEqual(argumentShape('s'), { type: 'string' });
   });
-  it('deduplicates array item shapes structurally, not by identity (weakness 6)', () => {
+  it('deduplicates array item shapes structurally, not by identity', () => {
     const shape = argumentShape([{ a: 1 }, { a: 2 }, { b: 1 }, { a: 3 }, 'x', 'y']);
     assert.deepEqual(shape, {
       type: 'array',

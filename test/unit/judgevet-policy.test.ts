@@ -131,7 +131,7 @@ describe('strict JSON reader', () => {
   });
 });
 
-describe('policy grammar diagnostics (§3.3)', () => {
+describe('policy grammar diagnostics', () => {
   const okNoul = rule('clear', { noul: { min: 0.5 } });
 
   test('step 1: JSON text', () => {
@@ -232,7 +232,7 @@ describe('policy grammar diagnostics (§3.3)', () => {
     assert.equal(definitionError(rules(rule('sev', { score: { min: 5 }, confidence: 3 }))), 'score min must be in [0.0, 2.0]');
   });
 
-  test('question snapshots (§3.2)', () => {
+  test('question snapshots', () => {
     assert.equal(definitionError(rules(rule('s', { score: { min: 0 } })), { s: { type: 'score', criteria: [] } }), 'score criteria must be a non-empty sequence');
     assert.equal(definitionError(rules(rule('c', { choice: 'a' })), { c: { type: 'choice', criteria: ['a'] } }), 'choice criteria must be a mapping');
   });
@@ -253,7 +253,7 @@ describe('policy grammar diagnostics (§3.3)', () => {
   });
 });
 
-describe('strict evaluation (§3.4)', () => {
+describe('strict evaluation', () => {
   const policy = (...r: unknown[]) => parsePolicy({ rules: r }, QUESTIONS);
   const noul = (v: unknown) => ({ type: 'noul', noul: v });
   const choice = (c: string, confidence: unknown = 0.9) => ({ type: 'choice', choice: c, confidence, probabilities: {} });

@@ -18,7 +18,8 @@ const TOOLS = [askNoulTool, askChoiceTool, askScoreTool, evaluatePolicyTool];
 type EvaluatePolicyResultLike = { policy: { result: string } };
 const HOST_MODEL = 'host-model';
 
-type Body = unknown | ((req: SystemOneRequest) => unknown);
+/** A scripted body, or a function `(req: SystemOneRequest) => body` called with the request. */
+type Body = unknown;
 
 /** A provider that returns scripted bodies in order and records every request it receives. */
 class ScriptedProvider implements JudgmentProvider {
@@ -105,11 +106,11 @@ describe('ask tools: argument errors (exact texts, no provider call)', () => {
     for (const criteria of [[], {}, 'Poor', { 0: 'Poor' }, true]) {
       await expectError('ask_score', { ...base, criteria }, 'score criteria must be a non-empty array');
     }
-    // The spec's criteria text wins over our later type checks.
+    // judgevet's criteria text wins over our later type checks.
     await expectError('ask_choice', { state: ['array'], instruction: 'q', criteria: {} }, 'choice criteria must be a non-empty object');
   });
 
-  test('checks judgevet lacks: state, instruction and criteria value types (weakness 3)', async () => {
+  test('checks judgevet lacks: state, instruction and criteria value types', async () => {
     const base = { state: 's', instruction: 'q' };
     for (const tool of ['ask_noul', 'ask_choice', 'ask_score']) {
       await expectError(tool, { state: ['a'], instruction: 'q' }, 'state must be a string or object');
@@ -265,7 +266,7 @@ describe('evaluate_policy', () => {
     assert.equal(result.policy.rules[0]!.detail, 'noul 0.79 >= 0.8 -> fail');
   });
 
-  test('handler checks in order (§2.7), exact texts, before dispatch', async () => {
+  test('handler checks in order, exact texts, before dispatch', async () => {
     const ok = { state: 's', questions, policy };
     await expectError('evaluate_policy', { ...ok, model: 'x' }, 'Expected exactly state, questions and policy');
     await expectError('evaluate_policy', { state: 's', questions }, 'Expected exactly state, questions and policy');
@@ -322,7 +323,7 @@ describe('evaluate_policy', () => {
     });
   });
 
-  describe('image evidence (§2.9)', () => {
+  describe('image evidence', () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]).toString('base64');
     const ev = (doc: unknown) => JSON.stringify(doc);
     const args = (evidence: unknown) => ({ state: 's', questions, policy, evidence });
@@ -461,7 +462,7 @@ describe('state size: judgevet tools refuse, never cut (their results carry no c
   });
 });
 
-describe('tool definitions (§2.2–2.4)', () => {
+describe('tool definitions', () => {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
 
   test('titles, annotations, family, discovery names', () => {

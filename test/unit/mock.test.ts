@@ -16,7 +16,7 @@ import { toolRouteQuestions } from '../../src/tools/jev-tool-route';
 import { decideStep, parseStep, stepQuestions, stepState } from '../../src/tools/jev-step';
 import { partitionCandidates } from '../../src/tools/candidates';
 
-// Question maps shaped like the packs of jev-tools-spec §4 (instructions written for these tests).
+// Question maps shaped like the tools' packs (instructions written for these tests).
 const CODING_LOOP: QuestionMap = {
   next: {
     type: 'choice',

@@ -110,7 +110,7 @@ describe('readCompletion: first-token entries are checked, never skipped or clam
 });
 
 describe('answers', () => {
-  test('choice: argmax (first on ties), spec confidence; passes validateResponse', () => {
+  test('choice: argmax (first on ties), normalized confidence; passes validateResponse', () => {
     const a = choiceAnswer(['x', 'y', 'z'], [0.4, 0.4, 0.2]);
     assert.equal(a.choice, 'x');
     close(a.confidence, (0.4 - 1 / 3) / (1 - 1 / 3));

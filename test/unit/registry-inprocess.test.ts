@@ -1,6 +1,5 @@
 /**
- * In-process side of the registry: MCP result mapping with both field spellings (tool-registry-spec §5
- * weakness 1), the SDK major pin, the 13 judgment tools registered in-process (grants, results, failures
+ * In-process side of the registry: MCP result mapping with both field spellings, the SDK major pin, the 13 judgment tools registered in-process (grants, results, failures
  * never turned into results), and execute() refusing anything but an accepted call.
  */
 import assert from 'node:assert/strict';
@@ -59,7 +58,7 @@ describe('MCP result mapping', () => {
     assert.equal(toolError(() => mapCallResult('s/t', null)).kind, 'invalid_result');
   });
 
-  it('pins the MCP SDK to major 1 (spec §5 weakness 1)', () => {
+  it('pins the MCP SDK to major 1', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     assert.match(pkg.dependencies['@modelcontextprotocol/sdk'], /^[~^]?1\./);
     const installed = JSON.parse(readFileSync(join(root, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8'));

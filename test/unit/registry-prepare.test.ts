@@ -1,5 +1,5 @@
 /**
- * Host-derived trusted facts (issue #3): schema_valid from Ajv against the tool's real inputSchema
+ * Host-derived trusted facts: schema_valid from Ajv against the tool's real inputSchema
  * (2020-12 and draft-07), authorized from grants, effect from annotations; the host's false beats a
  * caller's true. Uses in-process tools so the schemas are exactly the ones written here.
  */

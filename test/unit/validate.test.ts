@@ -1,4 +1,4 @@
-/** Answer validation rules (jev-tools-spec §2.4, judgevet-spec §1.4): every rule rejects with INVALID_RESPONSE. */
+/** Answer validation rules: every rule rejects with INVALID_RESPONSE. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { JevError } from '../../src/judgment/errors';

@@ -20,13 +20,13 @@ import { buildGateRequest, NOTHING_STAGED, nothingStaged, readGateMessage, type 
 import type { CommitMessage } from '../../gate/commit-message';
 import type { JevError } from '../../judgment/errors';
 import type { CoreHost } from '../core-host';
-import { EDITOR_GATE_WORDING } from './editor-gate-wording';
+import { EDITOR_GATE_WORDING } from '../../gate/editor-wording';
 import { commitGated, GATE_SOURCE } from './gate-commit';
-import { readGateSettings, type GateSettingKey, type GateSettings } from './gate-settings';
+import { readGateSettings, type GateSettingKey, type GateSettings } from '../../config/gate-settings';
 import { gitApi, pickRepository } from './git';
 import type { Repository } from './git-api';
 import type { InstallPrompts } from './install-hook-command';
-import { gateVerdict, type GateChoice, type GateVerdict } from './verdict';
+import { gateVerdict, type GateChoice, type GateVerdict } from '../../gate/verdict';
 
 /** Agent the editor's gate runs as (it is the editor's own action). */
 export const GATE_AGENT = 'editor';

@@ -15,7 +15,7 @@ import { stateDir } from '../../gate/state-dir';
 import type { DecisionRecord } from '../../ledger/record';
 import type { JevRuntime } from '../runtime';
 import type { Repository } from './git-api';
-import type { GateChoice, GateVerdict } from './verdict';
+import type { GateChoice, GateVerdict } from '../../gate/verdict';
 
 /** Source of the editor's own gate decisions in the feed. */
 export const GATE_SOURCE = 'Gate Staged Changes';

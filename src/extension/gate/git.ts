@@ -3,17 +3,18 @@
  * command acts on.
  */
 import * as vscode from 'vscode';
+import { configError } from '../../judgment/errors';
 import type { GitAPI, GitExtension, Repository } from './git-api';
 
 /**
- * The Git API (version 1). Throws Error with a sentence the user can act on when the built-in Git
- * extension is missing or disabled (`git.enabled: false`, or a restricted-mode window).
+ * The Git API (version 1). Throws JevError CONFIG_ERROR with a sentence the user can act on when the
+ * built-in Git extension is missing or disabled (`git.enabled: false`, or a restricted-mode window).
  */
 export async function gitApi(): Promise<GitAPI> {
   const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
-  if (!ext) throw new Error('The built-in Git extension (vscode.git) is not available in this editor.');
+  if (!ext) throw configError('The built-in Git extension (vscode.git) is not available in this editor.');
   const exports = ext.isActive ? ext.exports : await ext.activate();
-  if (!exports?.enabled) throw new Error('The Git extension is disabled (setting git.enabled, or the workspace is not trusted).');
+  if (!exports?.enabled) throw configError('The Git extension is disabled (setting git.enabled, or the workspace is not trusted).');
   const api = exports.getAPI(1);
   if (api.state !== 'initialized') {
     await new Promise<void>((resolve) => {

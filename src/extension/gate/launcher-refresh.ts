@@ -14,7 +14,7 @@ export function launcherOptions(context: vscode.ExtensionContext) {
     nodePath: process.execPath,
     cliPath: join(context.extensionPath, 'dist', 'cli.js'),
     electron: typeof process.versions.electron === 'string',
-    version: String(context.extension.packageJSON.version ?? '0'),
+    version: String((context.extension.packageJSON as { version?: unknown }).version ?? '0'),
   };
 }
 

@@ -85,7 +85,7 @@ function verifyBoosts(id: string, instructions: string, view: MockView): Record<
   const m = /claims\[(\d+)\]/.exec(instructions) ?? (instructions.includes('claims[') ? /^claim_(\d+)$/.exec(id) : null);
   if (!m) return null;
   const claims = view.fields?.claims;
-  const claim = Array.isArray(claims) ? claims[Number(m[1])] : undefined;
+  const claim: unknown = Array.isArray(claims) ? claims[Number(m[1])] : undefined;
   if (typeof claim !== 'string') return null;
   const evidence = evidenceText(view.fields?.evidence).toLowerCase();
   const claimText = claim.toLowerCase();

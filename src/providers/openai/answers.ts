@@ -1,5 +1,5 @@
 /**
- * System One answers from label distributions (jev-tools-spec §2.3, issue #6). Pure functions; their
+ * System One answers from label distributions. Pure functions; their
  * output is still validated by validateResponse on the judgment path.
  */
 import type { ChoiceAnswer, NoulAnswer, ScoreAnswer } from '../../judgment/types';
@@ -12,7 +12,7 @@ export function noulAnswer(pYes: number): NoulAnswer {
 
 /**
  * Choice answer over `keys` (option keys in question order) with `probabilities` aligned to them
- * (summing to 1). choice = argmax (first on ties); confidence = (max − 1/n)/(1 − 1/n) (jev-tools-spec §6).
+ * (summing to 1). choice = argmax (first on ties); confidence = (max − 1/n)/(1 − 1/n).
  * Throws RangeError when the lengths differ or there are no options.
  */
 export function choiceAnswer(keys: readonly string[], probabilities: readonly number[]): ChoiceAnswer {

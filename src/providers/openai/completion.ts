@@ -64,7 +64,7 @@ export function readCompletion(body: unknown, messages: ChatMessage[]): Completi
     throw invalidResponse('The OpenAI-compatible endpoint answered without choices.');
   }
   const logprobs = body.choices[0].logprobs;
-  const first = isObject(logprobs) && Array.isArray(logprobs.content) ? logprobs.content[0] : undefined;
+  const first: unknown = isObject(logprobs) && Array.isArray(logprobs.content) ? logprobs.content[0] : undefined;
   const top = isObject(first) && Array.isArray(first.top_logprobs)
     ? first.top_logprobs.map((entry, i) => toTokenLogprob(entry, `${FIRST_TOKEN_PATH}.top_logprobs[${i}]`))
     : [];

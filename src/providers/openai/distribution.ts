@@ -1,5 +1,5 @@
 /**
- * From a first token's top log-probabilities to a distribution over option labels (issue #6).
+ * From a first token's top log-probabilities to a distribution over option labels.
  *
  * Rules:
  * - A top_logprobs entry counts for a label when its token, normalized by normalizeLabelToken, equals

@@ -1,5 +1,5 @@
 /**
- * `jevcp doctor` check for the openai provider (issue #6): does the endpoint answer a one-token chat
+ * `jevcp doctor` check for the openai provider: does the endpoint answer a one-token chat
  * completion with top_logprobs, and does the model put the option labels among its top tokens?
  * One probe request (noul question, labels Y/N), at most one attempt, within `timeoutMs`.
  */

@@ -2,7 +2,7 @@
  * The openai provider's JSON POST: the shared request loop (../http-post: deadline, retries, spend cap,
  * cancellation, redirects refused, bounded reads) with this provider's wording. 400s are scanned (not
  * echoed) for two markers: a context-window overflow → INPUT_TOO_LARGE; a refused `logprobs` parameter →
- * CONFIG_ERROR (jev-tools-spec §2.5–2.7).
+ * CONFIG_ERROR.
  */
 import { JevError } from '../../judgment/errors';
 import { postJsonWithRetry, type PostJsonOptions, type PostWording, type UnreachableKind } from '../http-post';

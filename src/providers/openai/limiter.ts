@@ -1,6 +1,6 @@
 /**
- * A counting semaphore bounding how many upstream requests are in flight at once (issue #6: questions
- * of a tool call go out in parallel under a concurrency limit). First come, first served.
+ * A counting semaphore bounding how many upstream requests are in flight at once: the questions
+ * of one tool call go out in parallel under this limit. First come, first served.
  */
 export class Limiter {
   private active = 0;

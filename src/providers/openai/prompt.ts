@@ -1,5 +1,5 @@
 /**
- * Closed-option chat prompts for the OpenAI-compatible logprobs provider (issue #6).
+ * Closed-option chat prompts for the OpenAI-compatible logprobs provider.
  * Every question becomes one chat completion whose only useful output is the first token: a
  * single-token label (Y/N for noul, A–Z for choice options and score levels). The provider reads the
  * labels' log-probabilities instead of generated text, so nothing here asks the model to explain.

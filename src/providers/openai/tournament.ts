@@ -1,5 +1,5 @@
 /**
- * Distributions over more options than one prompt can label (issue #6).
+ * Distributions over more options than one prompt can label.
  *
  * With n options and at most `size` labels per round (26):
  * 1. n ≤ size: one round over all options.

@@ -33,7 +33,7 @@ export class FileOAuthStore implements OAuthStore {
       text = await readFile(file, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new Error(`cannot read the OAuth token file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new Error(`cannot read the OAuth token file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
     }
     await narrow(file, 0o600);
     try {

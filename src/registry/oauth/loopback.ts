@@ -79,7 +79,7 @@ export async function startLoopbackRedirect(options: { port?: number; preferredP
     try {
       await listen(options.port);
     } catch (err) {
-      throw new Error(`cannot receive the sign-in redirect on 127.0.0.1:${options.port} (oauth.redirectPort): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new Error(`cannot receive the sign-in redirect on 127.0.0.1:${options.port} (oauth.redirectPort): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
     }
   } else {
     try {

@@ -4,9 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
+import { closedPort } from '../../helpers/raw-http';
 import { startFakeSystemOne, type FakeSystemOne } from '../../helpers/fake-systemone';
 import { SAMPLE_STEP_INPUT, SETTING_KEYS, activateJev, resetSettings, setSetting } from '../helpers';
 
@@ -59,7 +58,7 @@ describe('API key in SecretStorage', () => {
     assert.notEqual(api.status().health, 'error');
     assert.doesNotMatch(api.statusBarText(), /\$\(error\)/);
 
-    const closed = await closedPortUrl();
+    const closed = `http://127.0.0.1:${await closedPort()}`;
     await setSetting(api, 'baseUrl', closed);
     assert.notEqual(api.status().health, 'error', 'a new backend starts without a verdict');
     const dead = await api.call('jev_step', structuredClone(SAMPLE_STEP_INPUT));
@@ -85,14 +84,6 @@ describe('API key in SecretStorage', () => {
     assert.equal(api.status().provider, 'mock');
   });
 });
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 async function ledgerText(api: { settings(): { ledgerPath?: string } }): Promise<string> {
   const path = api.settings().ledgerPath;

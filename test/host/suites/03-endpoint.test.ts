@@ -5,36 +5,18 @@
  */
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { JevPanelApi } from '../../../src/extension/api';
+import { rawPost as post, RAW_INITIALIZE } from '../../helpers/raw-http';
 import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, provideDefinitions, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
 
 const JUDGMENT_TOOLS = [
   'ask_noul', 'ask_choice', 'ask_score', 'evaluate_policy', 'jev_step', 'jev_coding_loop', 'jev_tool_route',
   'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate',
 ];
-
-/** A raw HTTP POST with full control over the headers (Host included). */
-function post(url: URL, headers: Record<string, string>, body: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0', id: 1, method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-};
 
 describe('in-host MCP endpoint', () => {
   let api: JevPanelApi;
@@ -75,16 +57,16 @@ describe('in-host MCP endpoint', () => {
 
   it('answers 401 without the token or with a wrong one, 403 for a foreign Host or Origin', async () => {
     const url = new URL(definition.uri.toString());
-    const none = await post(url, {}, INITIALIZE);
+    const none = await post(url, {}, RAW_INITIALIZE);
     assert.equal(none.status, 401);
-    const wrong = await post(url, { authorization: 'Bearer not-the-token' }, INITIALIZE);
+    const wrong = await post(url, { authorization: 'Bearer not-the-token' }, RAW_INITIALIZE);
     assert.equal(wrong.status, 401);
     const auth = { authorization: definition.headers.Authorization! };
-    const rebinding = await post(url, { ...auth, host: `evil.example:${url.port}` }, INITIALIZE);
+    const rebinding = await post(url, { ...auth, host: `evil.example:${url.port}` }, RAW_INITIALIZE);
     assert.equal(rebinding.status, 403);
-    const origin = await post(url, { ...auth, origin: 'http://evil.example' }, INITIALIZE);
+    const origin = await post(url, { ...auth, origin: 'http://evil.example' }, RAW_INITIALIZE);
     assert.equal(origin.status, 403);
-    const ok = await post(url, auth, INITIALIZE);
+    const ok = await post(url, auth, RAW_INITIALIZE);
     assert.equal(ok.status, 200, ok.text);
   });
 
@@ -200,7 +182,7 @@ describe('in-host MCP endpoint', () => {
       const now = api.endpoint()!;
       assert.notEqual(now.token, old.token);
       await waitFor('the definition change event', () => fired > 0, 5_000);
-      const stale = await post(new URL(now.url), { authorization: `Bearer ${old.token}` }, INITIALIZE);
+      const stale = await post(new URL(now.url), { authorization: `Bearer ${old.token}` }, RAW_INITIALIZE);
       assert.equal(stale.status, 401);
       definition = (await provideDefinitions(api))[0]!;
       assert.equal(definition.uri.toString(), now.url);

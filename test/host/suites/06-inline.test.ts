@@ -1,6 +1,5 @@
 /**
- * Inline inspection of request files and recorded decisions, inside the real extension host (issue 5
- * acceptance 1): the "Run" lens, the decision headline lens after a run, after-line decorations on each
+ * Inline inspection of request files and recorded decisions, inside the real extension host: the "Run" lens, the decision headline lens after a run, after-line decorations on each
  * candidate, hovers explaining reason codes, the "Execute call" action only when the decision allows it
  * (run through the registry under the agent's grants), the read-only `jev-decision:` document, and a bad
  * field flagged by the request-file JSON schema.

@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { JevPanelApi } from '../../../src/extension/api';
 import type { GateRun } from '../../../src/extension/gate/gate-command';
 import type { Repository } from '../../../src/extension/gate/git-api';
-import type { GateVerdict } from '../../../src/extension/gate/verdict';
+import type { GateVerdict } from '../../../src/gate/verdict';
 import type { DecisionRecord } from '../../../src/ledger/record';
 import { choice, startFakeSystemOne, type FakeSystemOne } from '../../helpers/fake-systemone';
 import { approve, commits, dist, git, openGitRepository, setMessage as setBoxMessage } from '../gate-fixtures';

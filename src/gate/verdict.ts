@@ -3,13 +3,13 @@
  * reasons, the claim count, a partial-coverage warning; everything else one click away in Open Details)
  * and the buttons it offers: "Commit" only for auto, "Commit Anyway" only for review (or for a judge
  * failure when fail-open is on), "Override…" (with a reason) only for a real escalate, "Open Details"
- * whenever a decision was recorded. A mock verdict says it is advisory. No `vscode` import.
+ * whenever a decision was recorded. A mock verdict says it is advisory. Shown by src/extension/gate/gate-command.ts.
  */
-import type { JevError } from '../../judgment/errors';
-import { failOpenApplies } from '../../gate/fail-open';
-import { summarizeGate } from '../../gate/verdict-line';
-import { coverageNote } from '../../panel/explain';
-import { editorWording } from '../../config/editor-wording';
+import type { JevError } from '../judgment/errors';
+import { failOpenApplies } from './fail-open';
+import { summarizeGate } from './verdict-line';
+import { coverageNote } from '../panel/explain';
+import { editorWording } from '../config/editor-wording';
 
 /** Buttons of the verdict notification. */
 export type GateChoice = 'Commit' | 'Commit Anyway' | 'Override…' | 'Open Details';

@@ -1,11 +1,11 @@
 /**
- * The commit gate's settings (`jevPanel.gate.*`), read without `vscode` so the rules are unit-tested; the
- * value rules are the CLI's (gate/evidence-command.ts). Workspace Trust: in an untrusted workspace only
+ * The commit gate's settings (`jevPanel.gate.*`), read through an `inspect` function (VS Code's
+ * `WorkspaceConfiguration.inspect` in the editor); the value rules are the CLI's (gate/evidence-command.ts). Workspace Trust: in an untrusted workspace only
  * user (global) values count — a workspace must not be able to make the editor run a shell command of its
  * choosing, or let commits through when the judge fails.
  */
-import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceCommandProblem, evidenceTimeoutProblem } from '../../gate/evidence-command';
-import type { InspectedValue } from '../../config/panel-settings';
+import { DEFAULT_EVIDENCE_TIMEOUT_MS, evidenceCommandProblem, evidenceTimeoutProblem } from '../gate/evidence-command';
+import type { InspectedValue } from './panel-settings';
 
 /** Keys relative to `jevPanel`. */
 export const GATE_SETTING_KEYS = ['gate.evidenceCommand', 'gate.evidenceTimeoutMs', 'gate.failOpen'] as const;

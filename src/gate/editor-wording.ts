@@ -1,8 +1,9 @@
-import type { GateWording } from '../../gate/request';
+import type { GateWording } from './request';
 
 /**
  * The gate's notes and errors in editor terms: the Source Control input box and the
- * `jevPanel.gate.evidenceCommand` setting where the CLI names its flags. No `vscode` import (unit-tested).
+ * `jevPanel.gate.evidenceCommand` setting where the CLI names its flags (the CLI's wording is `cliGateWording`
+ * in src/cli/commands/gate.ts).
  */
 export const EDITOR_GATE_WORDING: GateWording = {
   errorPrefix: '',

@@ -1,0 +1,48 @@
+/**
+ * Child processes in tests: run one to completion and capture what it printed, and ask whether a process
+ * id is still alive (for the no-orphan checks after a shutdown).
+ */
+import { spawn } from 'node:child_process';
+
+/** Exit code and output of one finished child process. */
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr together, in the order the chunks arrived. */
+  output: string;
+}
+
+/**
+ * Runs `cmd args` to its end and captures its output (UTF-8). With `input`, stdin is a pipe that gets
+ * `input` and is closed; without it, stdin is ignored. Rejects only when the process cannot be spawned.
+ */
+export function capture(cmd: string, args: readonly string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let output = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      stdout += c.toString('utf8');
+      output += c.toString('utf8');
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+      output += c.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, output }));
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  });
+}
+
+/** True while a process with `pid` exists (signal 0 probes without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
