@@ -2,7 +2,7 @@
  * The editor channel of the commit hook (src/gate/channel/): a real loopback server and client — the
  * token checked (wrong or missing → 401), requests from web pages refused (Origin, foreign Host), bad
  * bodies refused before the handler; session files only the user can read, stale ones dropped, matched to
- * the repository; and the editor's answer (src/extension/gate/hook-judge.ts) with a real JudgmentService:
+ * the repository; and the editor's answer (src/gate/channel/answer.ts) with a real JudgmentService:
  * its feed source, the mock only when allowed, an override recorded as its own record.
  */
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import { askEditor } from '../../src/gate/channel/client';
 import { CHANNEL_PATH, hookSource, type ChannelRequest, type ChannelResponse } from '../../src/gate/channel/protocol';
 import { GateChannelServer } from '../../src/gate/channel/server';
 import { coversRepository, newSessionSecrets, sessionsFor, writeSessionFile, type EditorSession } from '../../src/gate/channel/session-file';
-import { answerHook, HOOK_AGENT, type HookJudgeDeps } from '../../src/extension/gate/hook-judge';
+import { answerHook, HOOK_AGENT, type HookJudgeDeps } from '../../src/gate/channel/answer';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { MockProvider } from '../../src/providers/mock/provider';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';

@@ -14,7 +14,7 @@ import { newSessionSecrets, SESSIONS_DIR, writeSessionFile, type EditorSession }
 import { stateDir } from '../../gate/state-dir';
 import type { JevRuntime } from '../runtime';
 import { gitApi } from './git';
-import { answerHook, judgeInfo, type HookJudgeDeps } from './hook-judge';
+import { answerHook, judgeInfo, type HookJudgeDeps } from '../../gate/channel/answer';
 
 export class HookChannel implements vscode.Disposable {
   private server?: GateChannelServer;

@@ -3,11 +3,11 @@
  * own service (its provider, key, thresholds, ledger; the decision appears in the feed with the hook's
  * source), for a repository the editor has open. The editor's mock judge answers only when the request
  * allows it (the hook then treats the verdict as advisory). An override reason on a verdict that did not
- * pass is recorded as an override record, never as an approval. No `vscode` import.
+ * pass is recorded as an override record, never as an approval. Used by src/extension/gate/hook-channel.ts.
  */
-import type { ChannelRequest, ChannelResponse, JudgeInfo } from '../../gate/channel/protocol';
-import { coversRepository } from '../../gate/channel/session-file';
-import { overrideRecord } from '../../gate/override';
+import type { ChannelRequest, ChannelResponse, JudgeInfo } from './protocol';
+import { coversRepository } from './session-file';
+import { overrideRecord } from '../override';
 import type { DecisionRecord } from '../../ledger/record';
 import type { JudgmentService } from '../../tools/judgment-service';
 import type { ProviderChoice } from '../../providers/choice';
