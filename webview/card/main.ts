@@ -76,7 +76,9 @@ function show(result: CallToolResult): void {
     expanded,
   );
   document.getElementById('toggle')?.addEventListener('click', () => (expanded = !expanded));
+  // For the bench and tests: when the card was rendered, and the frame after it was painted (ms since the view's navigation start).
   document.documentElement.dataset.rendered = String(performance.now());
+  requestAnimationFrame(() => setTimeout(() => (document.documentElement.dataset.painted = String(performance.now()))));
 }
 
 app.ontoolinput = (params) => {

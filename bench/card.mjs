@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// MCP Apps decision card benchmark. A private production build; a real `jevcp serve` (stdio, mock judge)
+// answers jev_step for a 3-candidate and a 32-candidate step side by side; the card (read with
+// resources/read) is rendered by ext-apps' AppBridge host page in headless Chromium
+// (test/e2e/card-host/). Reports:
+//   - the card's HTML size (goal ≤ 250 KB) against the plain JSON text of the 32-candidate result;
+//   - first paint: from the view's navigation start (HTML parse, script, ui/initialize, tool result,
+//     render) to the frame after the card was painted, median of --runs N (5); goal ≤ 150 ms for 32.
+// Options: --runs N, --json.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/e2e/harness-server.mjs';
+import { HOST_VARIABLES, startCardHost } from '../test/e2e/card-host/host-server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 5) : 5;
+const JSON_OUT = process.argv.includes('--json');
+const SIZE_GOAL = 250 * 1024;
+const PAINT_GOAL_MS = 150;
+
+const dist = mkdtempSync(join(tmpdir(), 'jev-bench-card-'));
+if (spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production', '--outdir', dist], { stdio: 'inherit' }).status !== 0) process.exit(1);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const client = new Client({ name: 'bench-card', version: '1' }, { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } });
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(dist, 'cli.js'), 'serve'], env: { PATH: process.env.PATH ?? '', HOME: dist, JEV_MOCK: '1', JEV_LEDGER: '' }, stderr: 'ignore' }));
+const uri = (await client.listTools()).tools.find((t) => t.name === 'jev_step')._meta.ui.resourceUri;
+const content = (await client.readResource({ uri })).contents[0];
+const html = content.text;
+
+const { tool: _tool, ...base } = JSON.parse(readFileSync(join(root, 'examples/parser-fix.jev.json'), 'utf8'));
+function stepWith(n) {
+  const candidates = Array.from({ length: n }, (_, i) => ({ ...base.candidates[i % 2], id: `call-${i}`, arguments: { path: `src/file-${i}.ts` } }));
+  return { ...base, candidates };
+}
+
+const host = await startCardHost();
+const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+async function paintOnce(input, result) {
+  const context = await browser.newContext({ viewport: { width: 384, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(host.hostUrl);
+  await page.evaluate((o) => window.__startCard(o), { viewUrl: host.addView(html, content._meta?.ui?.csp), tool: 'jev_step', input, result, theme: 'light', variables: HOST_VARIABLES.light, width: 360, hostName: 'bench host', prompt: 'bench' });
+  const frame = page.frameLocator('#view');
+  await frame.locator('html[data-painted]').waitFor({ timeout: 10_000 });
+  const painted = Number(await frame.locator('html').getAttribute('data-painted'));
+  await context.close();
+  return painted;
+}
+
+const rows = {};
+for (const n of [3, 32]) {
+  const input = stepWith(n);
+  const result = await client.callTool({ name: 'jev_step', arguments: input });
+  await paintOnce(input, result); // warm-up
+  const times = [];
+  for (let i = 0; i < RUNS; i++) times.push(await paintOnce(input, result));
+  rows[n] = { median_ms: median(times), runs: times, plain_text_bytes: Buffer.byteLength(result.content[0].text), meta_bytes: Buffer.byteLength(JSON.stringify(result._meta ?? {})) };
+}
+await browser.close();
+await host.close();
+await client.close();
+rmSync(dist, { recursive: true, force: true });
+
+const size = Buffer.byteLength(html);
+const gz = gzipSync(html).length;
+const report = { card_html_bytes: size, card_html_gzip_bytes: gz, size_goal_bytes: SIZE_GOAL, first_paint: rows, paint_goal_ms: PAINT_GOAL_MS, violations: host.violations.length };
+if (JSON_OUT) console.log(JSON.stringify(report, null, 2));
+else {
+  const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+  console.log(`card HTML            ${kb(size)} (gzip ${kb(gz)})   goal ${kb(SIZE_GOAL)}   ratio ${(size / SIZE_GOAL).toFixed(2)}   ${size <= SIZE_GOAL ? 'ok' : 'OVER'}`);
+  console.log(`  vs the plain JSON text of the 32-candidate result: ${kb(rows[32].plain_text_bytes)} (card ×${(size / rows[32].plain_text_bytes).toFixed(1)}, sent once per version)`);
+  console.log(`first paint, median of ${RUNS} (navigation start → card painted):`);
+  for (const n of [3, 32]) console.log(`  jev_step ${String(n).padStart(2)} candidates  ${rows[n].median_ms.toFixed(1)} ms   goal ${PAINT_GOAL_MS} ms   ratio ${(rows[n].median_ms / PAINT_GOAL_MS).toFixed(2)}`);
+  console.log(`  32 vs 3 candidates: ×${(rows[32].median_ms / rows[3].median_ms).toFixed(2)}`);
+  console.log(`CSP violations: ${host.violations.length}`);
+}
+process.exit(host.violations.length ? 1 : 0);
