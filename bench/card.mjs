@@ -51,7 +51,7 @@ async function paintOnce(input, result) {
   const context = await browser.newContext({ viewport: { width: 384, height: 900 } });
   const page = await context.newPage();
   await page.goto(host.hostUrl);
-  await page.evaluate((o) => window.__startCard(o), { viewUrl: host.addView(html, content._meta?.ui?.csp), tool: 'jev_step', input, result, theme: 'light', variables: HOST_VARIABLES.light, width: 360, hostName: 'bench host', prompt: 'bench' });
+  await page.evaluate((o) => globalThis.__startCard(o), { viewUrl: host.addView(html, content._meta?.ui?.csp), tool: 'jev_step', input, result, theme: 'light', variables: HOST_VARIABLES.light, width: 360, hostName: 'bench host', prompt: 'bench' });
   const frame = page.frameLocator('#view');
   await frame.locator('html[data-painted]').waitFor({ timeout: 10_000 });
   const painted = Number(await frame.locator('html').getAttribute('data-painted'));
