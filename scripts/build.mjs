@@ -114,10 +114,11 @@ if (existsSync(join(root, 'webview/card/main.ts'))) {
       b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'webview/shims/node-crypto.ts') }));
     },
   };
-  const inline = { bundle: true, minify: true, write: false, logLevel: 'warning', legalComments: 'none' };
+  // UTF-8 output (the page declares it) instead of \u escapes; ext-apps' console.debug traces dropped.
+  const inline = { bundle: true, minify: true, write: false, logLevel: 'warning', legalComments: 'none', charset: 'utf8' };
   jobs.push(Promise.all([
     build({ ...inline, entryPoints: [join(root, 'webview/card/main.ts')], platform: 'browser', target: 'es2022', format: 'iife',
-      supported: { 'inline-script': false }, plugins: [zodEnglishOnly, cardStandIns] }),
+      supported: { 'inline-script': false }, pure: ['console.debug'], plugins: [zodEnglishOnly, cardStandIns] }),
     build({ ...inline, entryPoints: [join(root, 'webview/card/card.css')], supported: { 'inline-style': false } }),
   ]).then(([js, css]) => {
     const html = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +

@@ -47,7 +47,7 @@ export function stepInput() {
 }
 
 /** Opens the host page and renders `result` of `tool`; resolves with { page, context, frame, errors }. */
-export async function render(browser, host, card, { tool, input, result, theme = 'light', width = 360, hostName = 'Chat test host', prompt }) {
+export async function render(browser, host, card, { tool, input, result, theme = 'light', palette = theme, width = 360, hostName = 'Chat test host', prompt }) {
   const context = await browser.newContext({ viewport: { width: width + 24, height: 1000 }, deviceScaleFactor: 1 });
   const page = await context.newPage();
   const errors = [];
@@ -56,7 +56,7 @@ export async function render(browser, host, card, { tool, input, result, theme =
   await page.goto(host.hostUrl);
   const viewUrl = host.addView(card.html, card.csp);
   await page.evaluate((o) => window.__startCard(o), {
-    viewUrl, tool, input, result, theme, variables: HOST_VARIABLES[theme], width, hostName, prompt: prompt ?? `Ask Jev: what next for "${String(input.task ?? tool).slice(0, 60)}"?`,
+    viewUrl, tool, input, result, theme, variables: HOST_VARIABLES[palette], width, hostName, prompt: prompt ?? `Ask Jev: what next for "${String(input.task ?? tool).slice(0, 60)}"?`,
   });
   const frame = page.frameLocator('#view');
   await frame.locator('#verdict').waitFor({ timeout: 10_000 });
@@ -123,6 +123,18 @@ async function main() {
       });
     }
   }
+
+  await check('high contrast: the host\'s high-contrast variables colour the card', async () => {
+    const { page, context, frame, errors } = await render(browser, host, card, { tool: 'jev_step', input, result, theme: 'dark', palette: 'high-contrast', width: 360 });
+    await frame.locator('#toggle').click();
+    await frame.locator('#candidates').waitFor();
+    assert.equal(await frame.locator('.card').evaluate((el) => getComputedStyle(el).borderTopColor), 'rgb(111, 195, 223)');
+    assert.equal(await frame.locator('#verdict').evaluate((el) => getComputedStyle(el).color), 'rgb(137, 209, 133)');
+    await settle(page);
+    await page.screenshot({ path: join(out, 'card-step-hc-360-expanded.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 
   await check('what-if: raising auto_accept flips jev_step to gather_context; the returned decision stands', async () => {
     const { page, context, frame, errors } = await render(browser, host, card, { tool: 'jev_step', input, result, width: 360 });

@@ -14,6 +14,9 @@ import { cardModel, DECISION_META_KEY, type CardModel } from './card-model';
 import { renderCard } from './card-view';
 import { isVsCodeHost, panelUri } from './links';
 
+// Timing marks for bench/card.mjs (ms since the view's navigation start): script start, result arrival,
+// render, and the frame after it was painted.
+document.documentElement.dataset.scriptStart = String(performance.now());
 const root = document.getElementById('app')!;
 const app = new App({ name: 'jev-decision-card', version: '1' }, {}, { autoResize: true });
 let input: unknown;
@@ -76,7 +79,6 @@ function show(result: CallToolResult): void {
     expanded,
   );
   document.getElementById('toggle')?.addEventListener('click', () => (expanded = !expanded));
-  // For the bench and tests: when the card was rendered, and the frame after it was painted (ms since the view's navigation start).
   document.documentElement.dataset.rendered = String(performance.now());
   requestAnimationFrame(() => setTimeout(() => (document.documentElement.dataset.painted = String(performance.now()))));
 }
@@ -84,7 +86,10 @@ function show(result: CallToolResult): void {
 app.ontoolinput = (params) => {
   input = params.arguments;
 };
-app.ontoolresult = (result) => show(result as CallToolResult);
+app.ontoolresult = (result) => {
+  document.documentElement.dataset.resultAt = String(performance.now());
+  show(result as CallToolResult);
+};
 app.onhostcontextchanged = () => applyContext(app.getHostContext());
 root.textContent = 'Waiting for the decision…';
 app.connect().then(

@@ -80,7 +80,7 @@ export async function startCardHost() {
   };
 }
 
-/** Style variables a host sends (MCP Apps host context `styles.variables`), light and dark. */
+/** Style variables a host sends (MCP Apps host context `styles.variables`): light, dark and a high-contrast dark. */
 export const HOST_VARIABLES = {
   light: {
     '--color-background-primary': '#ffffff',
@@ -109,5 +109,19 @@ export const HOST_VARIABLES = {
     '--font-sans': 'system-ui, -apple-system, "Segoe UI", sans-serif',
     '--font-mono': 'ui-monospace, "DejaVu Sans Mono", monospace',
     '--border-radius-md': '8px',
+  },
+  'high-contrast': {
+    '--color-background-primary': '#000000',
+    '--color-background-secondary': '#000000',
+    '--color-text-primary': '#ffffff',
+    '--color-text-secondary': '#ffffff',
+    '--color-border-primary': '#6fc3df',
+    '--color-text-success': '#89d185',
+    '--color-text-warning': '#ffd700',
+    '--color-text-danger': '#ff6b6b',
+    '--color-text-info': '#6fc3df',
+    '--color-ring-primary': '#f38518',
+    '--font-sans': 'system-ui, -apple-system, "Segoe UI", sans-serif',
+    '--font-mono': 'ui-monospace, "DejaVu Sans Mono", monospace',
   },
 };
