@@ -72,7 +72,11 @@ async function settle(page) {
     last = n;
     await page.waitForTimeout(150);
   }
-  await page.frameLocator('#view').locator('body').evaluate(() => window.scrollTo(0, 0));
+  // The view is an out-of-process frame: Chromium paints it only inside the viewport, so a full-page
+  // screenshot needs a viewport as tall as the page.
+  const size = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (size && height > size.height) await page.setViewportSize({ width: size.width, height });
 }
 
 async function main() {

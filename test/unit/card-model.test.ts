@@ -47,7 +47,17 @@ describe('decision card model', () => {
       assert.ok(m.claims.length >= 1, tool);
       assert.match(m.claims[0]!.verdict, /^(verified|contradicted|unsupported)$/);
       assert.ok(m.claims[0]!.claim.length > 0);
+      for (const c of m.claims) if (/→ escalate$/.test(c.text)) assert.equal(c.tone, 'bad', `${tool}: an escalating claim is never shown as good`);
     }
+  });
+
+  it('the gate example: an escalating claim is toned bad even when its verdict is "verified"', async () => {
+    const { tool: _t, ...input } = JSON.parse(readFileSync(join(__dirname, '../../examples/gate-commit.jev.json'), 'utf8')) as Record<string, unknown>;
+    const m = cardModel(await delivered('jev_gate', input));
+    const escalating = m.claims.filter((c) => c.text.endsWith('→ escalate'));
+    assert.ok(escalating.length >= 1, 'the mock escalates one claim of this example');
+    assert.ok(escalating.every((c) => c.tone === 'bad'));
+    assert.equal(m.tone, 'bad');
   });
 
   it('ask_choice and ask_noul: the answer as bars, no what-if record needed to render', async () => {

@@ -232,7 +232,10 @@ export function cardModel(d: Delivered): CardModel {
     .map((m) => {
       const c = claimList[m.path[1] as number] as unknown;
       const claim = isObj(c) && typeof c.claim === 'string' ? c.claim : '';
-      return { claim, verdict: isObj(c) ? String(c.verdict) : '', tone: m.tone, text: m.text };
+      // A verdict is only as good as its action: a "verified" at confidence 0.07 that escalates is not green.
+      const action = isObj(c) ? c.action : undefined;
+      const tone: Tone = action === 'escalate' ? 'bad' : action === 'review' && m.tone === 'good' ? 'warn' : m.tone;
+      return { claim, verdict: isObj(c) ? String(c.verdict) : '', tone, text: m.text };
     });
   const facts: { label: string; value: string }[] = [];
   const model = typeof r.model === 'string' ? r.model : undefined;
