@@ -7,14 +7,16 @@
 //   - first paint: from the view's navigation start (HTML parse, script, ui/initialize, tool result,
 //     render) to the frame after the card was painted, median of --runs N (5); goal ≤ 150 ms for 32;
 //     with when the script starts running (HTML and script parsed, modules initialised) and the time
-//     from the tool result's arrival to the painted card.
+//     from the tool result's arrival to the painted card; side by side with the smallest ext-apps view
+//     (bench/fixtures/minimal-app-view.ts), the floor every MCP Apps view pays on this machine.
 // Options: --runs N, --json.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -47,13 +49,25 @@ function stepWith(n) {
   return { ...base, candidates };
 }
 
+// The baseline view, bundled the way the card is.
+const baseline = await build({
+  entryPoints: [join(root, 'bench/fixtures/minimal-app-view.ts')], bundle: true, minify: true, write: false, format: 'iife', platform: 'browser', target: 'es2022',
+  logLevel: 'warning', supported: { 'inline-script': false },
+  plugins: [{ name: 'card-like', setup(b) {
+    // As the card's build does (scripts/build.mjs): zod's English messages only, zod through the card's shim.
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (a) => ({ contents: 'export { default as en } from "./en.js";', resolveDir: dirname(a.path), loader: 'js' }));
+    b.onResolve({ filter: /^zod(\/v4)?$/ }, (a) => (a.importer.endsWith('zod-card.ts') ? undefined : { path: join(root, 'webview/shims/zod-card.ts') }));
+  } }],
+});
+const baselineHtml = `<!doctype html><html><head><meta charset="utf-8"></head><body><div id="app"></div><script>${baseline.outputFiles[0].text}</script></body></html>`;
+
 const host = await startCardHost();
 const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
-async function paintOnce(input, result) {
+async function paintOnce(input, result, page_html = html) {
   const context = await browser.newContext({ viewport: { width: 384, height: 900 } });
   const page = await context.newPage();
   await page.goto(host.hostUrl);
-  await page.evaluate((o) => globalThis.__startCard(o), { viewUrl: host.addView(html, content._meta?.ui?.csp), tool: 'jev_step', input, result, theme: 'light', variables: HOST_VARIABLES.light, width: 360, hostName: 'bench host', prompt: 'bench' });
+  await page.evaluate((o) => globalThis.__startCard(o), { viewUrl: host.addView(page_html, content._meta?.ui?.csp), tool: 'jev_step', input, result, theme: 'light', variables: HOST_VARIABLES.light, width: 360, hostName: 'bench host', prompt: 'bench' });
   const frame = page.frameLocator('#view');
   await frame.locator('html[data-painted]').waitFor({ timeout: 10_000 });
   const marks = await frame.locator('html').evaluate((el) => ({ ...el.dataset }));
@@ -62,6 +76,14 @@ async function paintOnce(input, result) {
 }
 
 const rows = {};
+{
+  const input = stepWith(32);
+  const result = await client.callTool({ name: 'jev_step', arguments: input });
+  await paintOnce(input, result, baselineHtml);
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await paintOnce(input, result, baselineHtml));
+  rows.baseline = { median_ms: median(runs.map((r) => r.painted)), html_bytes: Buffer.byteLength(baselineHtml), script_start_ms: median(runs.map((r) => r.scriptStart)), result_to_paint_ms: median(runs.map((r) => r.fromResult)) };
+}
 for (const n of [3, 32]) {
   const input = stepWith(n);
   const result = await client.callTool({ name: 'jev_step', arguments: input });
@@ -90,7 +112,10 @@ else {
     console.log(`  jev_step ${String(n).padStart(2)} candidates  ${r.median_ms.toFixed(1)} ms   goal ${PAINT_GOAL_MS} ms   ratio ${(r.median_ms / PAINT_GOAL_MS).toFixed(2)}` +
       `   (script starts at ${r.script_start_ms.toFixed(1)} ms; tool result → painted ${r.result_to_paint_ms.toFixed(1)} ms)`);
   }
-  console.log(`  32 vs 3 candidates: ×${(rows[32].median_ms / rows[3].median_ms).toFixed(2)}`);
+  const b = rows.baseline;
+  console.log(`  minimal ext-apps view  ${b.median_ms.toFixed(1)} ms   (${kb(b.html_bytes)}; script starts at ${b.script_start_ms.toFixed(1)} ms; tool result → painted ${b.result_to_paint_ms.toFixed(1)} ms)`);
+  console.log(`  32 vs 3 candidates: ×${(rows[32].median_ms / rows[3].median_ms).toFixed(2)}   card (32) vs minimal view: ×${(rows[32].median_ms / b.median_ms).toFixed(2)} (+${(rows[32].median_ms - b.median_ms).toFixed(1)} ms)`);
+  console.log(`  machine load average ${loadavg()[0].toFixed(2)} on ${cpus().length} cores (timings scale with it)`);
   console.log(`CSP violations: ${host.violations.length}`);
 }
 process.exit(host.violations.length ? 1 : 0);
