@@ -172,8 +172,13 @@ async function main() {
     await vs.context.close();
     const other = await render(browser, host, card, { tool: 'jev_step', input, result });
     assert.equal(await other.frame.locator('#open-panel').count(), 0);
-    assert.equal(await other.frame.locator('#copy-json').count(), 1);
-    assert.equal(await other.frame.locator('button').evaluateAll((bs) => bs.map((b) => b.textContent).join('|')), 'Details|Copy decision JSON');
+    await other.context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await other.frame.locator('#copy-json').click();
+    await other.frame.locator('#copy-json', { hasText: 'Copied' }).waitFor();
+    const copied = JSON.parse(await other.page.evaluate(() => navigator.clipboard.readText()));
+    assert.equal(copied.decision.id, id, 'the copied JSON is this decision');
+    assert.deepEqual(copied.result, result.structuredContent);
+    assert.equal(await other.frame.locator('button').evaluateAll((bs) => bs.map((b) => b.textContent).join('|')), 'Details|Copied');
     await other.context.close();
   });
 
