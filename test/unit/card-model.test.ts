@@ -68,6 +68,14 @@ describe('decision card model', () => {
     assert.equal(noul.record, undefined);
   });
 
+  it('without the recorded answers the card says why there is no what-if', () => {
+    const result = { handoff: 'execute_tool', action: 'auto', model: 'm' };
+    assert.match(cardModel({ tool: 'jev_step', result }).facts.find((f) => f.label === 'What-if')?.value ?? '', /announce MCP Apps/);
+    const big = cardModel({ tool: 'jev_step', result, decision: { id: 'x', tool: 'jev_step', omitted: 'too_large' } });
+    assert.match(big.facts.find((f) => f.label === 'What-if')?.value ?? '', /too large/);
+    assert.equal(cardModel({ tool: 'ask_noul', result: { noul: 0.5 } }).facts.find((f) => f.label === 'What-if'), undefined, 'ask_* do not depend on thresholds');
+  });
+
   it('a failure is "no decision (fails closed)", never an approval', async () => {
     const m = cardModel(await delivered('jev_step', { task: '' }));
     assert.equal(m.failed, true);

@@ -9,6 +9,7 @@ import type { DecisionRecord } from '../../src/panel/protocol';
 import { ACTION_TEXT, HANDOFF_TEXT, headline, inputMarks, type DecisionLike, type Tone } from '../../src/panel/explain';
 import { fmtProb, fmtThresholds } from '../../src/panel/outcome-diff';
 import { explainReason } from '../../src/panel/reason-codes';
+import { floorsUsed } from '../whatif-model';
 
 /** `_meta` key of the decision (kept equal to DECISION_META_KEY in src/mcp/app-card.ts by a unit test). */
 export const DECISION_META_KEY = 'jevcp/decision';
@@ -243,6 +244,15 @@ export function cardModel(d: Delivered): CardModel {
   const thresholds = fmtThresholds(isObj(r.thresholds) ? r.thresholds : isObj(r.review) ? r.review.thresholds : undefined);
   if (thresholds) facts.push({ label: 'Thresholds', value: thresholds });
   if (r.truncated === true) facts.push({ label: 'Coverage', value: 'partial input: part of it was not judged, so the decision is never auto' });
+  if (floorsUsed(d.tool).length > 0 && !(record && record.exchanges.length > 0)) {
+    const tooLarge = isObj(d.decision) && d.decision.omitted === 'too_large';
+    facts.push({
+      label: 'What-if',
+      value: tooLarge
+        ? 'unavailable: the recorded decision is too large to send with the result'
+        : 'unavailable: the server sends the recorded answers only to hosts that announce MCP Apps when they connect',
+    });
+  }
   const call = callText(r);
   return {
     ...base,
