@@ -41,6 +41,8 @@ export interface JevPanelApi {
   grantServer(agent: string, server: string, mode: 'all' | 'readOnly'): Promise<void>;
   /** The text of server `name`'s log document (undefined when not configured). */
   serverLog(name: string): string | undefined;
+  /** Disposes the runtime and builds a new one, as a window reload would (servers, registry, endpoint). */
+  reactivate(): Promise<void>;
   /** Open MCP client sessions on the endpoint. */
   clientSessions(): number;
   /** Authorization URLs that sign-ins opened with `vscode.env.openExternal` (host tests play the browser). */

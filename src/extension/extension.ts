@@ -89,6 +89,9 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
     setServerEnabled: async (name, enabled) => (await core.get()).setServerEnabled(name, enabled),
     grantServer: async (agent, server, mode) => (await core.get()).agents.grantServer(agent, server, mode),
     serverLog: (name) => core.required().servers.logText(name),
+    reactivate: async () => {
+      await core.reload();
+    },
     clientSessions: () => core.loaded?.endpoint.clientSessions ?? 0,
     inline,
   };
