@@ -101,10 +101,10 @@ export class ServerSupervisor {
       for (const name of diff.changed) {
         const old = previous.get(name);
         const next = this.current.server(name);
-        if (old && next && this.started.has(old)) this.startOne(next);
+        if (old && next && this.started.has(old)) void this.startOne(next);
       }
-      if (this.wanted && this.setup.start === 'onConnect') for (const name of diff.added) this.startOne(this.current.server(name)!);
-      if (diff.changed.length || diff.added.length || diff.removed.length) this.deps.log.info(`MCP servers: ${describeDiff(diff)}`);
+      if (this.wanted && this.setup.start === 'onConnect') for (const name of diff.added) void this.startOne(this.current.server(name)!);
+      this.deps.log.info(`MCP servers: ${describeDiff(diff)}`);
       this.deps.changed();
       this.deps.toolsChanged();
       return diff;
