@@ -64,7 +64,7 @@ export function renderServers(servers: readonly ServerView[] | undefined, post: 
                 'Enabled',
               ),
           s.auth === 'required' ? h('vscode-button', { icon: 'sign-in', on: { click: () => post({ type: 'signInServer', name: s.name }) } }, 'Sign in') : null,
-          s.status === 'disabled' ? null : h('vscode-button', { secondary: true, icon: 'debug-restart', on: { click: () => post({ type: 'restartServer', name: s.name }) } }, s.status === 'not-started' ? 'Start' : 'Restart'),
+          s.status === 'disabled' ? null : h('vscode-button', { secondary: true, icon: 'debug-restart', on: { click: () => post({ type: 'restartServer', name: s.name }) } }, s.status === 'not-started' && s.enabled !== undefined ? 'Start' : 'Restart'),
           s.auth === 'signed-in' ? h('vscode-button', { secondary: true, icon: 'sign-out', on: { click: () => post({ type: 'signOutServer', name: s.name }) } }, 'Sign out') : null,
           h('vscode-button', { secondary: true, icon: 'output', on: { click: () => post({ type: 'openServerLog', name: s.name }) } }, 'Open log'),
         ),

@@ -47,15 +47,24 @@ export class AgentsController {
           const why = registry!.why(manifest, tool.id);
           return { tool: tool.id, allowed: why.allowed, why: why.reason, ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}) };
         }),
-        warnings: (registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)),
+        warnings: (registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)).map((w) => this.disabledNote(w)),
       };
     });
   }
 
-  /** Whether `agent` may call `tool` (bare or `server/tool`), with the why (callPermission's rule). */
+  /** Whether `agent` may call `tool` (bare or `server/tool`), with the why (callPermission's rule; disabled servers offer nothing). */
   permission(agent: string, tool: string): { allowed: boolean; reason: string } {
     const manifest = this.manifest(agent);
-    return callPermission(manifest, tool, this.deps.registry()?.why(manifest, tool), this.deps.settings().servers.map((s) => s.name));
+    const { servers, disabledServers } = this.deps.settings();
+    const enabled = servers.map((s) => s.name).filter((n) => !disabledServers.includes(n));
+    return callPermission(manifest, tool, this.deps.registry()?.why(manifest, tool), enabled);
+  }
+
+  /** A grant naming a disabled server is not a typo: the warning says it is disabled instead of "not configured". */
+  private disabledNote(warning: string): string {
+    const named = /names server "([^"]+)", which is not configured$/.exec(warning);
+    if (!named || !this.deps.settings().disabledServers.includes(named[1]!)) return warning;
+    return warning.replace(/which is not configured$/, 'which is disabled (its tools are not offered)');
   }
 
   /**

@@ -139,7 +139,9 @@ describe('MCP servers in the editor', function () {
     await waitFor('the disabled server to exit', () => !alive(pid), 10_000);
     assert.equal(row('keep')?.status, 'disabled');
     assert.equal(row('keep')?.enabled, false);
-    assert.ok(!api.snapshot().agents.find((a) => a.name === 'editor')!.permissions.some((p) => p.tool.startsWith('keep/')), 'its tools are not offered');
+    const editor = api.snapshot().agents.find((a) => a.name === 'editor')!;
+    assert.ok(!editor.permissions.some((p) => p.tool.startsWith('keep/')), 'its tools are not offered');
+    assert.ok(editor.warnings.some((w) => /"keep\/echo" names server "keep", which is disabled/.test(w)), editor.warnings.join('\n'));
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('jevPanel.restartServer', 'keep')), /disabled/);
     await api.setServerEnabled('keep', true);
     assert.equal(row('keep')?.status, 'not-started');
