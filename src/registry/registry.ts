@@ -85,6 +85,7 @@ export class ToolRegistry {
       const next = this.connect(server);
       if (before) {
         diff.changed.push(server.name);
+        this.remembered.delete(server.name); // remembered for the old configuration
         closing.push(before);
       } else diff.added.push(server.name);
       return next;

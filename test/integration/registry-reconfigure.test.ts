@@ -29,6 +29,7 @@ describe('ToolRegistry.reconfigure (real stdio servers)', () => {
     const pid = (name: string) => registry.server(name)!.status.pid!;
     const [keepPid, changePid, dropPid] = [pid('keep'), pid('change'), pid('drop')];
     const keepConnection = registry.server('keep');
+    registry.rememberTools('change', [{ name: 'ghost', description: 'remembered for the old configuration', inputSchema: { type: 'object' } }]);
 
     const diff = await registry.reconfigure([everything('keep'), everything('change', ['--changed']), everything('new')]);
     assert.deepEqual(diff, { added: ['new'], changed: ['change'], removed: ['drop'], unchanged: ['keep'] });
@@ -40,6 +41,7 @@ describe('ToolRegistry.reconfigure (real stdio servers)', () => {
     assert.equal(registry.server('drop'), undefined);
     assert.equal(registry.server('change')!.toolsKnown, false, 'the changed server is a new connection, not started by reconfigure');
     assert.deepEqual(registry.servers.map((c) => c.name), ['keep', 'change', 'new']);
+    assert.equal(registry.has('change/ghost'), false, 'a changed configuration forgets the tools remembered for the old one');
     // The kept one still answers.
     const echoed = await registry.call('agent', manifest, 'keep/echo', { message: 'still here' });
     assert.match(JSON.stringify(echoed), /still here/);
