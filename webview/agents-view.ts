@@ -91,7 +91,7 @@ function serverShortcuts(a: AgentView, post: (m: WebviewToHost) => void): HTMLEl
         { 'data-server': server },
         h('code', null, server),
         ' ',
-        h('vscode-button', { secondary: true, on: { click: () => post({ type: 'grantServer', agent: a.name, server, mode: 'all' }) } }, `Grant all ${n.tools}`),
+        h('vscode-button', { secondary: true, on: { click: () => post({ type: 'grantServer', agent: a.name, server, mode: 'all' }) } }, `Grant all (${n.tools})`),
         ' ',
         h(
           'vscode-button',
@@ -101,7 +101,7 @@ function serverShortcuts(a: AgentView, post: (m: WebviewToHost) => void): HTMLEl
             disabled: n.readOnly === 0,
             on: { click: () => post({ type: 'grantServer', agent: a.name, server, mode: 'readOnly' }) },
           },
-          `Grant read-only ${n.readOnly} (readOnlyHint)`,
+          `Grant read-only (${n.readOnly} with readOnlyHint)`,
         ),
       ),
     ),
