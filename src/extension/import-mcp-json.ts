@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { homedir } from 'node:os';
 import type { ServerConfig } from '../registry/servers';
-import { diffServers, type ServerDiff } from '../registry/server-diff';
+import type { ServerDiff } from '../registry/server-diff';
 import type { CoreHost } from './core-host';
 import { workspaceScope } from './server-settings';
 
@@ -62,7 +62,7 @@ export async function importMcpJsonCommand(context: vscode.ExtensionContext, cor
     void vscode.window.showWarningMessage(`Jev: ${vscode.workspace.asRelativePath(file)} was not found.`);
     return undefined;
   }
-  const { importMcpJson } = await core.module();
+  const { importMcpJson, planImport } = await core.module();
   let result: ReturnType<typeof importMcpJson>;
   try {
     result = importMcpJson(text, { workspaceFolder: folder.uri.fsPath, userHome: homedir() });
@@ -76,10 +76,7 @@ export async function importMcpJsonCommand(context: vscode.ExtensionContext, cor
   const config = vscode.workspace.getConfiguration('jevPanel');
   const existing = { ...((config.inspect<Record<string, ServerConfig>>('mcpServers')?.workspaceValue ?? {}) as Record<string, ServerConfig>) };
   const previous = context.workspaceState.get<string[]>(IMPORTED_SERVERS) ?? [];
-  const next: Record<string, ServerConfig> = { ...existing };
-  for (const name of previous) if (!(name in result.servers)) delete next[name];
-  Object.assign(next, result.servers);
-  const diff = diffServers(existing, next);
+  const { next, diff } = planImport(existing, previous, result.servers);
   const scope = workspaceScope();
   const imported = Object.keys(result.servers);
   const source = vscode.workspace.asRelativePath(file, false);

@@ -313,7 +313,8 @@ export class ServerSupervisor {
           this.logMarks.set(connection, marks);
           for (const listener of this.logListeners) listener(event.server);
         }
-        log.info(`MCP server ${event.server}: ${event.status.state}${event.status.reason ? ` (${event.status.reason})` : ''}`);
+        // A failure is a warning in the Output channel, so it stands out from the start/ready lines.
+        log[event.status.state === 'error' ? 'warn' : 'info'](`MCP server ${event.server}: ${event.status.state}${event.status.reason ? ` (${event.status.reason})` : ''}`);
         if (event.status.auth === 'required' && !this.signInNoticed.has(event.server)) {
           this.signInNoticed.add(event.server);
           void vscode.window.showWarningMessage(`Jev: MCP server "${event.server}" needs you to sign in.`, 'Sign In').then((c) => c && vscode.commands.executeCommand('jevPanel.signInServer', event.server));

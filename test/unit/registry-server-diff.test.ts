@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decideGrant, refOfName } from '../../src/registry/manifest';
+import { planImport } from '../../src/registry/mcp-json';
 import { diffServers, sameServerConfig } from '../../src/registry/server-diff';
 import { grantServerTools, type ServerToolRef } from '../../src/registry/server-grants';
 
@@ -42,5 +43,14 @@ describe('grantServerTools', () => {
   it('readOnly: unknown tools or none read-only is an error naming the server', () => {
     assert.match((grantServerTools([], 'files', [], 'readOnly', decide) as { error: string }).error, /tools of server "files" are not known yet/);
     assert.match((grantServerTools([], 'files', [{ id: 'files/w', readOnly: false }], 'readOnly', decide) as { error: string }).error, /marks none of its 1 tools read-only/);
+  });
+});
+
+describe('planImport', () => {
+  it('adds and replaces imported servers, removes only what the last import wrote, keeps hand-added ones', () => {
+    const existing = { keep: { command: 'k' }, change: { command: 'c' }, drop: { command: 'd' }, mine: { command: 'm' } };
+    const { next, diff } = planImport(existing, ['keep', 'change', 'drop'], { keep: { command: 'k' }, change: { command: 'c2' }, fresh: { command: 'f' } });
+    assert.deepEqual(Object.keys(next).sort(), ['change', 'fresh', 'keep', 'mine']);
+    assert.deepEqual(diff, { added: ['fresh'], changed: ['change'], removed: ['drop'], unchanged: ['keep', 'mine'] });
   });
 });

@@ -170,4 +170,30 @@ describe('MCP servers in the editor', function () {
     assert.match(doc.getText(), /--- .* error: cannot start ".*no-such-server": .*ENOENT/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  it('an open log shows new stderr lines as the server writes them', async () => {
+    // Writes a stderr line every 200 ms and never answers initialize: stderr arrives while it is starting.
+    const ticker = { command: process.execPath, args: ['-e', "let n = 0; setInterval(() => console.error('tick ' + ++n), 200)"] };
+    await setSetting(api, 'mcpServers', { ticker }, vscode.ConfigurationTarget.Workspace);
+    const uri = vscode.Uri.from({ scheme: 'jev-server-log', path: '/ticker.log' });
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+    assert.match(doc.getText(), /no stderr output yet/);
+    // Not awaited: the start settles only at the startup timeout; the log must update before that.
+    const restarting = Promise.resolve(vscode.commands.executeCommand('jevPanel.restartServer', 'ticker'));
+    const seen = new Set<string>();
+    const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.uri.toString() === uri.toString()) seen.add((/tick \d+(?![\s\S]*tick \d)/.exec(e.document.getText()) ?? [''])[0]);
+    });
+    try {
+      await waitFor('three updates of the open log with later stderr lines', () => [...seen].filter(Boolean).length >= 3, 15_000);
+    } finally {
+      sub.dispose();
+    }
+    assert.equal(row('ticker')?.status, 'starting', 'the lines arrived while the server was still starting');
+    assert.match(doc.getText(), /--- .* start ---\ntick 1\ntick 2/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await setSetting(api, 'mcpServers', {}, vscode.ConfigurationTarget.Workspace); // closes it
+    await restarting.catch(() => undefined);
+  });
 });
