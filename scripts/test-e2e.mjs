@@ -2,7 +2,8 @@
 // Browser end-to-end tests of the control panel, offline:
 //   1. build for production and package the .vsix (vsce package --no-dependencies), and check that the
 //      package carries every file the webview loads;
-//   2. harness checks: the panel bundle on a static page with a fake host (test/e2e/harness-check.mjs);
+//   2. harness checks: the panel bundle on a static page with a fake host (test/e2e/harness-check.mjs), and
+//      every view at three widths in three themes (test/e2e/layout-check.mjs, screenshots in test-results/screens/);
 //   3. the real thing: code-server with the .vsix installed and a throwaway workspace, driven from Debian
 //      Chromium through playwright-core: open the Jev panel, run "Jev: Run Sample Step" (a jev_step judged
 //      by the mock), open its detail, move the auto_accept slider until the handoff shown changes, check the
@@ -49,6 +50,9 @@ let failed = 0;
 // 2. Harness checks.
 if (!argv.includes('--skip-harness')) {
   r = spawnSync(process.execPath, [path.join(root, 'test/e2e/harness-check.mjs')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+  // Every view at 300 / 600 / 1400 px in light, dark and high contrast: reflow, whole words, contrast.
+  r = spawnSync(process.execPath, [path.join(root, 'test/e2e/layout-check.mjs')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 
