@@ -3,7 +3,9 @@ import type { Floors } from '../src/policy/thresholds';
 import { renderCandidates } from './candidates-view';
 import { breakable, codicon, h, type Child } from './dom';
 import { renderJudgment } from './judgment-view';
-import { fmtProb, fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
+import { fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
+import { decidingThreshold, fmtProb, versusNamed } from '../src/panel/numbers';
+import { claimThresholds } from '../src/panel/explain';
 import { explainReason } from '../src/panel/reason-codes';
 import { WhatIfView } from './whatif-view';
 
@@ -229,6 +231,12 @@ const CLAIM_COLUMNS = ['Claim', 'Verdict', 'Confidence', 'Action'] as const;
 function renderClaims(result: Obj): HTMLElement | null {
   const v = isObj(result.verification) ? result.verification : result;
   if (!Array.isArray(v.results)) return null;
+  const thresholds = claimThresholds(result);
+  // "0.19 < review_at 0.50": the confidence with the threshold that decided the claim's action.
+  const confidence = (c: unknown) => {
+    const t = typeof c === 'number' ? decidingThreshold(c, thresholds) : undefined;
+    return typeof c === 'number' && t ? versusNamed('', c, t.name, t.value).trim() : fmtProb(c);
+  };
   return h(
     'div',
     { class: 'table-scroll' },
@@ -246,7 +254,7 @@ function renderClaims(result: Obj): HTMLElement | null {
                 { class: `claim claim-${String(c.verdict)}` },
                 h('td', { 'data-label': CLAIM_COLUMNS[0] }, String(c.claim ?? '')),
                 h('td', { 'data-label': CLAIM_COLUMNS[1] }, String(c.verdict)),
-                h('td', { class: 'num', 'data-label': CLAIM_COLUMNS[2] }, fmtProb(c.confidence)),
+                h('td', { class: 'num', 'data-label': CLAIM_COLUMNS[2] }, confidence(c.confidence)),
                 h('td', { 'data-label': CLAIM_COLUMNS[3] }, h('span', { class: `pill pill-${String(c.action)}` }, String(c.action))),
               )
             : null,
