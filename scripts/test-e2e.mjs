@@ -178,6 +178,61 @@ try {
     if (restored !== value) throw new Error(`slider restored to ${restored}, expected ${value}`);
     say(`     detail and auto_accept ${value} restored after the view was hidden`);
   });
+  await step('a decision tab restored after a reload shows the decision asked for, not the old one', async () => {
+    const shownId = async () => {
+      for (const f of page.frames()) {
+        try {
+          const id = await f.locator('body[data-view="decision"] #detail').getAttribute('data-id', { timeout: 200 });
+          if (id) return id;
+        } catch {
+          /* not this frame, or it went away */
+        }
+      }
+      return undefined;
+    };
+    const until = async (what, fn, ms = 60_000) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const v = await fn();
+        if (v) return v;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await page.waitForTimeout(250);
+      }
+    };
+    const first = await until('the decision tab', shownId);
+    await quickPick(page, '>', 'Jev: Run Sample Step', say);
+    const second = await until('the second sample step in the tab', async () => {
+      const id = await shownId();
+      return id && id !== first ? id : undefined;
+    });
+    await page.waitForTimeout(800); // the webview saves its state debounced
+    // Hidden behind another editor and shown again, the tab is re-created from its document, which still
+    // names the first decision: it must keep showing the second.
+    await quickPick(page, '', 'README.md', say);
+    await page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await page.locator('.tabs-container .tab', { hasText: 'Jev Decision' }).first().click();
+    const reshown = await until('the decision tab shown again', async () => {
+      await page.waitForTimeout(500);
+      return shownId();
+    });
+    if (reshown !== second) throw new Error(`shown again, the tab shows ${reshown}, it showed ${second} before`);
+    await page.waitForTimeout(800);
+    await quickPick(page, '>', 'Developer: Reload Window', say);
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    const restored = await until('the restored decision tab', shownId);
+    if (restored !== second) throw new Error(`the restored tab shows ${restored}, it showed ${second} before the reload`);
+    // Ask for the first decision, as a lens click does (jevPanel.openDecision; the picker lists newest first).
+    await quickPick(page, '>', 'Jev: Open Decision…', say);
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'jev_step' });
+    await pick.nth(1).waitFor({ timeout: 15_000 });
+    await pick.nth(1).click();
+    const now = await until(`decision ${first} in the tab`, async () => ((await shownId()) === first ? first : undefined), 30_000).catch(async () => {
+      throw new Error(`the tab still shows ${await shownId()} after asking for ${first}`);
+    });
+    say(`     restored tab showed ${restored}; asked for ${now} and it shows ${now}`);
+    await page.screenshot({ path: path.join(out, 'e2e-restored-decision.png') });
+  });
   await step('no CSP violation and no page error from the panel', async () => {
     const ours = csp.filter((c) => /webview|jev/i.test(c));
     if (ours.length) throw new Error(ours.join('\n'));
