@@ -8,7 +8,7 @@
 //      Chromium through playwright-core: open the Jev panel, run "Jev: Run Sample Step" (a jev_step judged
 //      by the mock), open its detail, move the auto_accept slider until the handoff shown changes, check the
 //      feed row in the sidebar, and save screenshots under test-results/.
-// Usage: node scripts/test-e2e.mjs [--skip-harness] [--keep (the .vsix and workspace)] [--theme "Default Light Modern"].
+// Usage: node scripts/test-e2e.mjs [--skip-harness] [--keep (the .vsix and workspace)] [--theme "Light Modern"] (a theme id, as in VS Code's workbench.colorTheme).
 // Exit 0 only when all passed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
