@@ -223,7 +223,10 @@ try {
     const restored = await until('the restored decision tab', shownId);
     if (restored !== second) throw new Error(`the restored tab shows ${restored}, it showed ${second} before the reload`);
     // Ask for the first decision, as a lens click does (jevPanel.openDecision; the picker lists newest first).
-    await quickPick(page, '>', 'Jev: Open Decision…', say);
+    // The palette's own row for jevPanel.openDecision ("Open Decision…", not "… Ledger" or "… as JSON…").
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Jev: Open Decision');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Open Decision(…|\.\.\.)/ }).filter({ hasNotText: /JSON|Ledger/ }).first().click({ timeout: 15_000 });
     const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'jev_step' });
     await pick.nth(1).waitFor({ timeout: 15_000 });
     await pick.nth(1).click();
