@@ -1,5 +1,5 @@
 import type { AgentView, WebviewToHost } from '../src/panel/protocol';
-import { codicon, h } from './dom';
+import { breakable, codicon, h } from './dom';
 
 /**
  * Agents and grants: each agent's grant rules, manifest warnings, and for every tool the effective
@@ -38,7 +38,7 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
           { class: 'table-scroll' },
           h(
             'table',
-            { class: 'permissions' },
+            { class: 'permissions stack' },
             h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Allowed'), h('th', { scope: 'col' }, 'Tool'), h('th', { scope: 'col' }, 'Why'))),
             h(
               'tbody',
@@ -49,7 +49,7 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
                   { class: { denied: !p.allowed }, 'data-tool': p.tool },
                   h(
                     'td',
-                    null,
+                    { class: 'allowed', 'data-label': 'Allowed' },
                     h('vscode-checkbox', {
                       'aria-label': `${p.allowed ? 'Revoke' : 'Grant'} ${p.tool} for ${a.name}`,
                       props: { checked: p.allowed },
@@ -58,8 +58,13 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
                       },
                     }),
                   ),
-                  h('td', null, h('code', null, p.tool), p.readOnly ? h('span', { class: 'muted', title: 'annotations: readOnlyHint' }, ' read-only') : null),
-                  h('td', { class: 'why' }, p.why),
+                  h(
+                    'td',
+                    { class: 'tool', 'data-label': 'Tool' },
+                    h('code', null, breakable(p.tool)),
+                    p.readOnly ? h('span', { class: 'muted', title: 'annotations: readOnlyHint' }, ' read-only') : null,
+                  ),
+                  h('td', { class: 'why', 'data-label': 'Why' }, breakable(p.why)),
                 ),
               ),
             ),
@@ -114,7 +119,7 @@ function grantChip(agent: string, g: string, post: (m: WebviewToHost) => void): 
   return h(
     'span',
     { class: { chip: true, deny } },
-    h('code', null, g),
+    h('code', null, breakable(g)),
     deny
       ? null
       : h(

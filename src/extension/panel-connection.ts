@@ -55,9 +55,13 @@ export class PanelConnection implements vscode.Disposable {
     if (this.loaded && this.isVisible()) this.flushSelect();
   }
 
-  /** Called when the webview becomes visible again: a snapshot replaces whatever was missed. */
+  /**
+   * Called when the webview becomes visible again: a snapshot replaces whatever was missed, and a decision
+   * asked for while it was hidden is shown now.
+   */
   onVisible(): void {
     if (this.stale) this.sendSnapshot();
+    else if (this.loaded) this.flushSelect();
   }
 
   /** Posts a full snapshot (and the pending selection). */
