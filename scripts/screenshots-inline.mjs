@@ -116,7 +116,7 @@ try {
   });
   await step('clicking the lens runs jev_step and shows the decision inline', async () => {
     await lens(/Run jev_step/).click();
-    await lens(/execute_tool · auto · 0\.\d\d ≥ 0\.80/).waitFor({ timeout: 60_000 });
+    await lens(/execute_tool · auto · selected [\w-]+: confidence 0\.\d\d\d? ≥ dispatch_at 0\.80/).waitFor({ timeout: 60_000 });
     // After-line decorations render as ::after content on the candidate lines.
     await page.waitForFunction(
       () => [...document.querySelectorAll('.monaco-editor .view-lines span[class*="ced-"]')].some((el) => /blocked: not_authorized/.test(getComputedStyle(el, '::after').content)),

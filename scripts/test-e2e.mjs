@@ -2,12 +2,13 @@
 // Browser end-to-end tests of the control panel, offline:
 //   1. build for production and package the .vsix (vsce package --no-dependencies), and check that the
 //      package carries every file the webview loads;
-//   2. harness checks: the panel bundle on a static page with a fake host (test/e2e/harness-check.mjs);
+//   2. harness checks: the panel bundle on a static page with a fake host (test/e2e/harness-check.mjs), and
+//      every view at three widths in three themes (test/e2e/layout-check.mjs, screenshots in test-results/screens/);
 //   3. the real thing: code-server with the .vsix installed and a throwaway workspace, driven from Debian
 //      Chromium through playwright-core: open the Jev panel, run "Jev: Run Sample Step" (a jev_step judged
 //      by the mock), open its detail, move the auto_accept slider until the handoff shown changes, check the
 //      feed row in the sidebar, and save screenshots under test-results/.
-// Usage: node scripts/test-e2e.mjs [--skip-harness] [--keep (the .vsix and workspace)] [--theme "Default Light Modern"].
+// Usage: node scripts/test-e2e.mjs [--skip-harness] [--keep (the .vsix and workspace)] [--theme "Light Modern"] (a theme id, as in VS Code's workbench.colorTheme).
 // Exit 0 only when all passed.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,6 +50,9 @@ let failed = 0;
 // 2. Harness checks.
 if (!argv.includes('--skip-harness')) {
   r = spawnSync(process.execPath, [path.join(root, 'test/e2e/harness-check.mjs')], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) failed++;
+  // Every view at 300 / 600 / 1400 px in light, dark and high contrast: reflow, whole words, contrast.
+  r = spawnSync(process.execPath, [path.join(root, 'test/e2e/layout-check.mjs')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 
@@ -173,6 +177,64 @@ try {
     const restored = await feed.locator('#whatif-auto_accept').inputValue();
     if (restored !== value) throw new Error(`slider restored to ${restored}, expected ${value}`);
     say(`     detail and auto_accept ${value} restored after the view was hidden`);
+  });
+  await step('a decision tab restored after a reload shows the decision asked for, not the old one', async () => {
+    const shownId = async () => {
+      for (const f of page.frames()) {
+        try {
+          const id = await f.locator('body[data-view="decision"] #detail').getAttribute('data-id', { timeout: 200 });
+          if (id) return id;
+        } catch {
+          /* not this frame, or it went away */
+        }
+      }
+      return undefined;
+    };
+    const until = async (what, fn, ms = 60_000) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const v = await fn();
+        if (v) return v;
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        await page.waitForTimeout(250);
+      }
+    };
+    const first = await until('the decision tab', shownId);
+    await quickPick(page, '>', 'Jev: Run Sample Step', say);
+    const second = await until('the second sample step in the tab', async () => {
+      const id = await shownId();
+      return id && id !== first ? id : undefined;
+    });
+    await page.waitForTimeout(800); // the webview saves its state debounced
+    // Hidden behind another editor and shown again, the tab is re-created from its document, which still
+    // names the first decision: it must keep showing the second.
+    await quickPick(page, '', 'README.md', say);
+    await page.locator('.tabs-container .tab', { hasText: 'README.md' }).waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(500);
+    await page.locator('.tabs-container .tab', { hasText: 'Jev Decision' }).first().click();
+    const reshown = await until('the decision tab shown again', async () => {
+      await page.waitForTimeout(500);
+      return shownId();
+    });
+    if (reshown !== second) throw new Error(`shown again, the tab shows ${reshown}, it showed ${second} before`);
+    await page.waitForTimeout(800);
+    await quickPick(page, '>', 'Developer: Reload Window', say);
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    const restored = await until('the restored decision tab', shownId);
+    if (restored !== second) throw new Error(`the restored tab shows ${restored}, it showed ${second} before the reload`);
+    // Ask for the first decision, as a lens click does (jevPanel.openDecision; the picker lists newest first).
+    // The palette's own row for jevPanel.openDecision ("Open Decision…", not "… Ledger" or "… as JSON…").
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Jev: Open Decision');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /Open Decision(…|\.\.\.)/ }).filter({ hasNotText: /JSON|Ledger/ }).first().click({ timeout: 15_000 });
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'jev_step' });
+    await pick.nth(1).waitFor({ timeout: 15_000 });
+    await pick.nth(1).click();
+    const now = await until(`decision ${first} in the tab`, async () => ((await shownId()) === first ? first : undefined), 30_000).catch(async () => {
+      throw new Error(`the tab still shows ${await shownId()} after asking for ${first}`);
+    });
+    say(`     restored tab showed ${restored}; asked for ${now} and it shows ${now}`);
+    await page.screenshot({ path: path.join(out, 'e2e-restored-decision.png') });
   });
   await step('no CSP violation and no page error from the panel', async () => {
     const ours = csp.filter((c) => /webview|jev/i.test(c));

@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../src/panel/protocol';
-import { h } from './dom';
+import { breakable, h } from './dom';
 import { fmtProb } from '../src/panel/outcome-diff';
 import { explainReason } from '../src/panel/reason-codes';
 
@@ -71,6 +71,9 @@ export function candidateRows(record: DecisionRecord): CandidateRow[] | null {
   });
 }
 
+/** Column headings; each cell repeats its own as `data-label`, shown when a narrow view stacks the rows. */
+const COLUMNS = ['Candidate', 'Effect', 'Status', 'P(selected)', 'Suitable'] as const;
+
 /** The table plus the returned call (exact arguments) or why none was returned. */
 export function renderCandidates(record: DecisionRecord): HTMLElement | null {
   const rows = candidateRows(record);
@@ -79,8 +82,8 @@ export function renderCandidates(record: DecisionRecord): HTMLElement | null {
   const none = isObj(result.selection) && result.selection.id === null;
   const table = h(
     'table',
-    { class: 'candidates' },
-    h('thead', null, h('tr', null, ['Candidate', 'Effect', 'Status', 'P(selected)', 'Suitable'].map((t) => h('th', { scope: 'col' }, t)))),
+    { class: 'candidates stack' },
+    h('thead', null, h('tr', null, COLUMNS.map((t) => h('th', { scope: 'col' }, t)))),
     h(
       'tbody',
       null,
@@ -88,20 +91,20 @@ export function renderCandidates(record: DecisionRecord): HTMLElement | null {
         h(
           'tr',
           { class: { blocked: r.status === 'blocked', 'not-judged': r.status === 'not_judged', selected: r.selected, returned: r.returned }, 'data-candidate': r.id },
-          h('td', null, h('div', { class: 'cand-id' }, r.returned ? '▶ ' : r.selected ? '✓ ' : '', r.id), h('div', { class: 'cand-name muted' }, r.name)),
-          h('td', null, h('span', { class: `effect effect-${r.effect}` }, r.effect)),
+          h('td', { 'data-label': COLUMNS[0] }, h('div', { class: 'cand-id' }, r.returned ? '▶ ' : r.selected ? '✓ ' : '', breakable(r.id)), h('div', { class: 'cand-name muted' }, breakable(r.name))),
+          h('td', { 'data-label': COLUMNS[1] }, h('span', { class: `effect effect-${r.effect}` }, breakable(r.effect))),
           h(
             'td',
-            null,
+            { 'data-label': COLUMNS[2] },
             r.status === 'blocked'
-              ? r.blocked.map((code) => h('div', { class: 'blocked-reason', title: explainReason(code).text }, code))
+              ? [h('div', { class: 'blocked-word' }, 'blocked'), r.blocked.map((code) => h('div', { class: 'blocked-reason', title: explainReason(code).text }, breakable(code)))]
               : r.status === 'eligible'
                 ? h('span', { class: 'eligible' }, `eligible (call_${r.eligibleIndex})`)
                 : h('span', { class: 'not-judged muted', title: 'The call failed before the tool reported which candidates were eligible.' }, 'not judged'),
             r.returned ? h('div', { class: 'cand-flag' }, 'returned') : r.selected ? h('div', { class: 'cand-flag' }, 'selected, not dispatched') : null,
           ),
-          h('td', { class: 'num' }, r.pSelected === undefined ? '—' : fmtProb(r.pSelected)),
-          h('td', { class: 'num' }, r.suitability === undefined ? '—' : fmtProb(r.suitability)),
+          h('td', { class: 'num', 'data-label': COLUMNS[3] }, r.pSelected === undefined ? '—' : fmtProb(r.pSelected)),
+          h('td', { class: 'num', 'data-label': COLUMNS[4] }, r.suitability === undefined ? '—' : fmtProb(r.suitability)),
         ),
       ),
     ),

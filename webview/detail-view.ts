@@ -1,9 +1,11 @@
 import type { DecisionRecord } from '../src/panel/protocol';
 import type { Floors } from '../src/policy/thresholds';
 import { renderCandidates } from './candidates-view';
-import { codicon, h, type Child } from './dom';
+import { breakable, codicon, h, type Child } from './dom';
 import { renderJudgment } from './judgment-view';
-import { fmtProb, fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
+import { fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
+import { decidingThreshold, fmtProb, versusNamed } from '../src/panel/numbers';
+import { claimThresholds } from '../src/panel/explain';
 import { explainReason } from '../src/panel/reason-codes';
 import { WhatIfView } from './whatif-view';
 
@@ -56,7 +58,7 @@ function reasonList(codes: readonly string[], cls = 'reasons'): HTMLElement {
     { class: cls },
     codes.map((c) => {
       const info = explainReason(c);
-      return h('li', { class: `reason reason-${info.kind}`, 'data-code': c }, h('code', null, c), h('span', { class: 'reason-text' }, info.text));
+      return h('li', { class: `reason reason-${info.kind}`, 'data-code': c }, h('code', null, breakable(c)), h('span', { class: 'reason-text' }, info.text));
     }),
   );
 }
@@ -218,22 +220,30 @@ function resultLines(result: Obj, r: DecisionRecord): HTMLElement {
   return h(
     'dl',
     { class: 'kv result-lines' },
-    lines.map((l) => [h('dt', null, l.label), h('dd', { 'data-key': l.key }, l.value)]),
+    lines.map((l) => [h('dt', null, l.label), h('dd', { 'data-key': l.key }, breakable(l.value))]),
     extra.map(([k, v]) => [h('dt', null, k), h('dd', null, v)]),
   );
 }
+
+const CLAIM_COLUMNS = ['Claim', 'Verdict', 'Confidence', 'Action'] as const;
 
 /** Per-claim verdicts of jev_verify / jev_gate. */
 function renderClaims(result: Obj): HTMLElement | null {
   const v = isObj(result.verification) ? result.verification : result;
   if (!Array.isArray(v.results)) return null;
+  const thresholds = claimThresholds(result);
+  // "0.19 < review_at 0.50": the confidence with the threshold that decided the claim's action.
+  const confidence = (c: unknown) => {
+    const t = typeof c === 'number' ? decidingThreshold(c, thresholds) : undefined;
+    return typeof c === 'number' && t ? versusNamed('', c, t.name, t.value).trim() : fmtProb(c);
+  };
   return h(
     'div',
     { class: 'table-scroll' },
     h(
       'table',
-      { class: 'claims' },
-      h('thead', null, h('tr', null, ['Claim', 'Verdict', 'Confidence', 'Action'].map((t) => h('th', { scope: 'col' }, t)))),
+      { class: 'claims stack' },
+      h('thead', null, h('tr', null, CLAIM_COLUMNS.map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
         null,
@@ -242,10 +252,10 @@ function renderClaims(result: Obj): HTMLElement | null {
             ? h(
                 'tr',
                 { class: `claim claim-${String(c.verdict)}` },
-                h('td', null, String(c.claim ?? '')),
-                h('td', null, String(c.verdict)),
-                h('td', { class: 'num' }, fmtProb(c.confidence)),
-                h('td', null, h('span', { class: `pill pill-${String(c.action)}` }, String(c.action))),
+                h('td', { 'data-label': CLAIM_COLUMNS[0] }, String(c.claim ?? '')),
+                h('td', { 'data-label': CLAIM_COLUMNS[1] }, String(c.verdict)),
+                h('td', { class: 'num', 'data-label': CLAIM_COLUMNS[2] }, confidence(c.confidence)),
+                h('td', { 'data-label': CLAIM_COLUMNS[3] }, h('span', { class: `pill pill-${String(c.action)}` }, String(c.action))),
               )
             : null,
         ),

@@ -60,3 +60,20 @@ export function replaceChildren(el: Element, ...children: Child[]): void {
 export function codicon(name: string, label?: string): HTMLElement {
   return h('span', { class: `codicon codicon-${name}`, 'aria-hidden': label ? undefined : 'true', 'aria-label': label, role: label ? 'img' : undefined });
 }
+
+/**
+ * `text` with a line-break opportunity (`<wbr>`) after each `_` or `/` inside a token, and after a `.` or
+ * `:` followed by a letter (never inside a number such as 0.80), so a long identifier (`candidate_confidence_below_dispatch_at`, `filesystem/write_file`) wraps
+ * at its own word boundaries in a narrow view instead of being cut or broken mid-word. Copying the text
+ * gives it back unchanged (a `<wbr>` adds no character).
+ */
+export function breakable(text: string): Child[] {
+  const parts = text.split(/(?<=\S[_/])(?=\S)|(?<=\S[.:])(?=[A-Za-z])/);
+  if (parts.length === 1) return [text];
+  const out: Child[] = [];
+  parts.forEach((p, i) => {
+    if (i > 0) out.push(document.createElement('wbr'));
+    out.push(p);
+  });
+  return out;
+}

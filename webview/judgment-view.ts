@@ -1,6 +1,6 @@
 import type { Answer, Question, QuestionMap, RecordedExchange } from '../src/panel/protocol';
 import { h } from './dom';
-import { fmtProb } from '../src/panel/outcome-diff';
+import { choiceLine, fmtProb } from '../src/panel/numbers';
 
 /**
  * Probability bars for every question of every recorded request: noul → P(true); choice → every option
@@ -54,7 +54,7 @@ export function renderQuestion(id: string, q: Question | undefined, a: Answer | 
     return h(
       'div',
       { class: 'question', 'data-question': id },
-      questionHead(id, q, 'choice', `${a.choice} · confidence ${fmtProb(a.confidence)}`),
+      questionHead(id, q, 'choice', `chosen ${choiceLine(a.choice, a.probabilities[a.choice], a.confidence)}`),
       sorted.map(([opt, p]) => bar(opt, p, { chosen: opt === a.choice, title: criteria[opt] ?? undefined })),
       entries.length > sorted.length ? h('div', { class: 'muted' }, `… ${entries.length - sorted.length} less likely options not shown`) : null,
     );

@@ -49,9 +49,14 @@ class App {
     this.ui = restoreUiState(host.getState());
     const body = document.body;
     this.mode = body.dataset.view === 'decision' ? 'decision' : 'sidebar';
-    if (this.mode === 'decision' && body.dataset.decisionId) {
-      this.ui.selected = body.dataset.decisionId;
+    // The document's decision applies once: shown again after being hidden, the panel keeps the decision
+    // selected since (by a lens, a hover, the feed), which the state holds.
+    const docId = body.dataset.decisionId;
+    if (this.mode === 'decision' && docId && this.ui.docDecision !== docId) {
+      this.ui.selected = docId;
       this.ui.detailOpen = true;
+      this.ui.docDecision = docId;
+      this.save();
     }
     this.root = h('div', { class: `app view-${this.mode}`, id: 'app' });
     body.appendChild(this.root);

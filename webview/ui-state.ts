@@ -25,6 +25,12 @@ export interface UiState {
   whatIf?: { id: string; floors: Floors };
   /** Collapsed sections by name (e.g. "status", "raw-request"). */
   collapsed: string[];
+  /**
+   * Decision panel: the decision its document named (`data-decision-id`) when that was last applied. A
+   * document shown again after being hidden still names the decision it was created for; the state then
+   * keeps the one selected since.
+   */
+  docDecision?: string;
 }
 
 export function initialUiState(): UiState {
@@ -55,6 +61,7 @@ export function restoreUiState(saved: unknown): UiState {
       };
     }
   }
+  if (typeof o.docDecision === 'string' && o.docDecision) s.docDecision = o.docDecision;
   if (Array.isArray(o.collapsed)) s.collapsed = o.collapsed.filter((x): x is string => typeof x === 'string').slice(0, 50);
   return s;
 }

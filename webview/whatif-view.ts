@@ -1,6 +1,6 @@
 import type { DecisionRecord } from '../src/panel/protocol';
 import type { Floors } from '../src/policy/thresholds';
-import { h, replaceChildren } from './dom';
+import { breakable, h, replaceChildren } from './dom';
 import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from '../src/panel/outcome-diff';
 import { explainReason } from '../src/panel/reason-codes';
 import { loadWhatIf } from './whatif-loader';
@@ -154,7 +154,7 @@ export class WhatIfView {
       h('div', { class: { 'whatif-summary': true, changed: !atBase && diff.some((d) => d.changed && d.key !== 'thresholds'), drift } }, summary),
       h(
         'table',
-        { class: 'whatif-diff' },
+        { class: 'whatif-diff stack' },
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, ''), h('th', { scope: 'col' }, 'Recorded'), h('th', { scope: 'col' }, 'What-if'))),
         h(
           'tbody',
@@ -164,8 +164,8 @@ export class WhatIfView {
               'tr',
               { class: { changed: d.changed }, 'data-key': d.key },
               h('th', { scope: 'row' }, d.label),
-              h('td', { class: 'before' }, d.before ?? '—'),
-              h('td', { class: 'after' }, d.after ?? '—'),
+              h('td', { class: 'before', 'data-label': 'Recorded' }, breakable(d.before ?? '—')),
+              h('td', { class: 'after', 'data-label': 'What-if' }, breakable(d.after ?? '—')),
             ),
           ),
         ),
@@ -174,7 +174,7 @@ export class WhatIfView {
         ? h(
             'ul',
             { class: 'reasons whatif-new-reasons' },
-            added.map((c) => h('li', null, h('code', null, c), ' ', explainReason(c).text)),
+            added.map((c) => h('li', null, h('code', null, breakable(c)), ' ', explainReason(c).text)),
           )
         : null,
     );

@@ -4,14 +4,15 @@
  */
 
 import { safeText } from './safe-text';
+import { claimLine, fmtProb, fmtThreshold, versusNamed } from '../panel/numbers';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Probability/confidence as a short decimal (at most 3 places). */
+/** Probability/confidence as every face prints it (src/panel/numbers.ts: two decimals, never rounded up). */
 export function num(v: unknown): string {
-  return typeof v === 'number' ? String(Math.round(v * 1000) / 1000) : String(v);
+  return fmtProb(v);
 }
 
 /** `model jev-latest+mock (mock judge: deterministic, not a real judgment)` etc. */
@@ -25,13 +26,13 @@ export function modelLabel(model: unknown): string {
 function thresholds(t: unknown): string | undefined {
   if (!isObj(t)) return undefined;
   return Object.entries(t)
-    .map(([k, v]) => `${k} ${num(v)}`)
+    .map(([k, v]) => `${k} ${typeof v === 'number' ? fmtThreshold(v) : String(v)}`)
     .join(', ');
 }
 
 function choiceLine(v: unknown): string | undefined {
   if (!isObj(v) || typeof v.choice !== 'string') return undefined;
-  return `${v.choice} (${num(v.confidence)})`;
+  return `${v.choice} (confidence ${num(v.confidence)})`;
 }
 
 function row(lines: string[], label: string, value: string | undefined): void {
@@ -55,7 +56,9 @@ export function formatDecision(tool: string, result: unknown): string {
   }
   if (isObj(r.selection)) {
     const s = r.selection;
-    row(lines, 'selection', `${s.id === null ? 'none' : String(s.id)} (confidence ${num(s.confidence)}, suitability ${s.suitability === null ? 'n/a' : num(s.suitability)})`);
+    const t = isObj(r.thresholds) && typeof r.thresholds.dispatch_at === 'number' ? r.thresholds.dispatch_at : undefined;
+    const named = (what: string, v: unknown) => (typeof v === 'number' && t !== undefined ? versusNamed(what, v, 'dispatch_at', t) : `${what} ${num(v)}`);
+    row(lines, 'selection', `${s.id === null ? 'none' : String(s.id)} (${named('confidence', s.confidence)}, ${s.suitability === null ? 'suitability n/a' : named('suitability', s.suitability)})`);
   }
   if (Array.isArray(r.blocked_candidates) && r.blocked_candidates.length > 0) {
     row(lines, 'blocked', r.blocked_candidates.map((b) => (isObj(b) ? `${String(b.id)} (${(b.reason_codes as string[] | undefined)?.join(', ') ?? ''})` : '')).join('; '));
@@ -65,9 +68,13 @@ export function formatDecision(tool: string, result: unknown): string {
     const codes = Array.isArray(p.reason_codes) && p.reason_codes.length ? ` — ${p.reason_codes.join(', ')}` : '';
     row(lines, 'partner', p.required === true ? `required, tier ${String(p.tier)}${codes}` : `not required${codes}`);
   }
+  const autoAccept = isObj(r.thresholds) && typeof r.thresholds.auto_accept === 'number' ? r.thresholds.auto_accept : undefined;
+  const nextLine = isObj(r.next) && typeof r.next.choice === 'string' && typeof r.next.confidence === 'number' && autoAccept !== undefined
+    ? `next ${r.next.choice}: ${versusNamed('confidence', r.next.confidence, 'auto_accept', autoAccept)}`
+    : choiceLine(r.next) && `next ${choiceLine(r.next)}`;
   const signals = [
-    choiceLine(r.next) && `next ${choiceLine(r.next)}`,
-    isObj(r.risk) && `risk ${num(r.risk.score)}/2 (${num(r.risk.confidence)})`,
+    nextLine,
+    isObj(r.risk) && typeof r.risk.score === 'number' && `risk ${r.risk.score.toFixed(2)}/2 (confidence ${num(r.risk.confidence)})`,
     choiceLine(r.model_tier) && `tier ${choiceLine(r.model_tier)}`,
     choiceLine(r.focus) && `focus ${choiceLine(r.focus)}`,
   ].filter(Boolean);
@@ -84,12 +91,12 @@ export function formatDecision(tool: string, result: unknown): string {
 
   if (isObj(r.recommendation)) row(lines, 'screen', `${String(r.recommendation.action)} — ${String(r.recommendation.reason)}`);
   if (typeof r.winner === 'string') {
-    row(lines, 'winner', `${r.winner} (${num(r.winner_confidence)}); exists ${num(r.exists)} → ${String(r.exists_verdict)}`);
+    row(lines, 'winner', `${r.winner} (confidence ${num(r.winner_confidence)}); exists ${num(r.exists)} → ${String(r.exists_verdict)}`);
     if (Array.isArray(r.top)) row(lines, 'top', r.top.map((t) => (isObj(t) ? `${String(t.id)} ${num(t.probability)}` : '')).join(', '));
   }
   if (typeof r.noul === 'number') row(lines, 'noul', num(r.noul));
-  if (typeof r.choice === 'string') row(lines, 'choice', `${r.choice} (${num(r.confidence)})`);
-  if (typeof r.score === 'number') row(lines, 'score', `${num(r.score)} (${num(r.confidence)})`);
+  if (typeof r.choice === 'string') row(lines, 'choice', `${r.choice} (confidence ${num(r.confidence)})`);
+  if (typeof r.score === 'number') row(lines, 'score', `${r.score.toFixed(2)} (confidence ${num(r.confidence)})`);
   if (isObj(r.policy)) row(lines, 'policy', String(r.policy.result));
 
   if (isObj(r.coverage)) {
@@ -119,7 +126,7 @@ function formatVerification(lines: string[], v: Obj): void {
     for (const item of v.results.slice(0, 20)) {
       if (!isObj(item)) continue;
       const claim = String(item.claim);
-      lines.push(`    - [${String(item.verdict)} ${num(item.confidence)} → ${String(item.action)}] ${claim.length > 100 ? `${claim.slice(0, 99)}…` : claim}`);
+      lines.push(`    - [${claimLine(item as { verdict: unknown; confidence: unknown; action: unknown }, v.thresholds)}] ${claim.length > 100 ? `${claim.slice(0, 99)}…` : claim}`);
     }
     if (v.results.length > 20) lines.push(`    … ${v.results.length - 20} more (use --json)`);
   }

@@ -1,6 +1,7 @@
 /**
  * The decision editor panel: one WebviewPanel (reused) showing a decision in full. Restored after a window
- * reload by its serializer, with the webview's own saved state.
+ * reload by its serializer, with the webview's own saved state, unless something (a lens, a hover, the
+ * feed) asked for a decision since: then that decision is shown, never the one the tab showed before.
  */
 import * as vscode from 'vscode';
 import type { CoreHost } from './core-host';
@@ -33,7 +34,12 @@ export class DecisionPanels implements vscode.WebviewPanelSerializer, vscode.Dis
     if (this.panel) {
       this.panel.reveal(vscode.ViewColumn.Active);
       if (this.connection) this.connection.select(id);
-      else this.pendingSelect = id;
+      else {
+        // Not connected yet (just restored, runtime still loading): the document itself names the decision,
+        // so the webview's restored state cannot bring the old one back.
+        this.pendingSelect = id;
+        loadPanel(this.panel.webview, this.extensionUri, 'decision', id);
+      }
       return;
     }
     const panel = vscode.window.createWebviewPanel(DECISION_PANEL_TYPE, 'Jev Decision', vscode.ViewColumn.Active, {
@@ -43,8 +49,16 @@ export class DecisionPanels implements vscode.WebviewPanelSerializer, vscode.Dis
     this.attach(panel, id);
   }
 
-  /** Restores a panel after a reload (VS Code passes the state the webview saved). */
+  /**
+   * Restores a panel after a reload (VS Code passes the state the webview saved). When a decision was
+   * asked for before VS Code got round to restoring (the lens command runs first and opens a fresh panel),
+   * that panel stays and the restored tab, which would show the old decision, is closed.
+   */
   async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+    if (this.panel && this.panel !== panel) {
+      panel.dispose();
+      return;
+    }
     panel.webview.options = panelWebviewOptions(this.extensionUri);
     this.attach(panel);
   }

@@ -55,9 +55,13 @@ export class PanelConnection implements vscode.Disposable {
     if (this.loaded && this.isVisible()) this.flushSelect();
   }
 
-  /** Called when the webview becomes visible again: a snapshot replaces whatever was missed. */
+  /**
+   * Called when the webview becomes visible again: a snapshot replaces whatever was missed, and a decision
+   * asked for while it was hidden is shown now.
+   */
   onVisible(): void {
     if (this.stale) this.sendSnapshot();
+    else if (this.loaded) this.flushSelect();
   }
 
   /** Posts a full snapshot (and the pending selection). */
@@ -132,6 +136,12 @@ export class PanelConnection implements vscode.Disposable {
           break;
         case 'toggleGrant':
           await this.runtime.agents.toggle(message.agent, message.grant, message.enabled);
+          break;
+        case 'setServerEnabled':
+          await this.runtime.setServerEnabled(message.name, message.enabled);
+          break;
+        case 'grantServer':
+          await this.runtime.agents.grantServer(message.agent, message.server, message.mode);
           break;
         case 'runSampleStep':
           await this.actions.runSampleStep();

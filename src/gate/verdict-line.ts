@@ -4,16 +4,23 @@
  * error), the editor's short notification, and the CI annotation. Pure; no host import.
  */
 
+import { fmtProb, versusNamed } from '../panel/numbers';
+
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Probability as two decimals (`0.95`). */
+/** Probability as every face prints it (src/panel/numbers.ts: two decimals, never rounded up); `?` for a non-number. */
 export function prob(v: unknown): string {
-  return typeof v === 'number' ? v.toFixed(2) : '?';
+  return typeof v === 'number' ? fmtProb(v) : '?';
+}
+
+/** `confidence 0.19 < review_at 0.50`, or `confidence 0.19` when the threshold is unknown. */
+function confidenceVs(confidence: unknown, name: string, threshold: unknown): string {
+  return typeof confidence === 'number' && typeof threshold === 'number' ? versusNamed('confidence', confidence, name, threshold) : `confidence ${prob(confidence)}`;
 }
 
 /** A claim cut to `max` characters on one line, quoted. */
-export function quoteClaim(text: unknown, max = 60): string {
+export function quoteClaim(text: unknown, max = 50): string {
   const one = String(text).replace(/\s+/g, ' ').trim();
   return `"${one.length > max ? `${one.slice(0, max - 1)}…` : one}"`;
 }
@@ -57,19 +64,20 @@ export function summarizeGate(result: unknown, maxReasons = 2): GateSummary {
     if (text && !reasons.includes(text)) reasons.push(text);
   };
   const contradicted = first('contradicted');
-  if (contradicted) add(`the evidence contradicts ${quoteClaim(contradicted.claim)} (${prob(contradicted.confidence)})`);
+  if (contradicted) add(`the evidence contradicts ${quoteClaim(contradicted.claim)} (confidence ${prob(contradicted.confidence)})`);
   if (codes.has('incomplete_context')) add('part of the change was not judged (cut to fit the budget), so it cannot pass automatically');
   if (codes.has('review_escalated')) add(`the diff review escalated (safe to apply ${prob(review.safe_to_apply)}, composite ${prob(review.composite)})`);
   const unsupported = first('unsupported');
-  if (unsupported) add(`${quoteClaim(unsupported.claim)} is not backed by the evidence (${prob(unsupported.confidence)})`);
+  if (unsupported) add(`${quoteClaim(unsupported.claim)} is not backed by the evidence (confidence ${prob(unsupported.confidence)})`);
   if (codes.has('claim_confidence_low') || codes.has('confidence_incoherent')) {
     const weak = weakest();
-    if (weak) add(`the verdict on ${quoteClaim(weak.claim)} is not confident (${prob(weak.confidence)})`);
+    const low = weak && typeof weak.confidence === 'number' && typeof thresholds.review_at === 'number' && weak.confidence < thresholds.review_at;
+    if (weak) add(`the verdict on ${quoteClaim(weak.claim)} is not confident (${low ? confidenceVs(weak.confidence, 'review_at', thresholds.review_at) : confidenceVs(weak.confidence, 'auto_accept', thresholds.auto_accept)})`);
   }
   if (codes.has('review_required')) add(`the diff review wants a person to look (composite ${prob(review.composite)}, safe to apply ${prob(review.safe_to_apply)})`);
   if (codes.has('claim_confidence_below_auto_accept')) {
     const weak = weakest();
-    if (weak) add(`${quoteClaim(weak.claim)} is verified only at ${prob(weak.confidence)} (auto needs ${prob(thresholds.auto_accept)})`);
+    if (weak) add(`${quoteClaim(weak.claim)} is verified only at ${confidenceVs(weak.confidence, 'auto_accept', thresholds.auto_accept)}`);
   }
   if (action === 'auto') add('every claim verified and the diff review accepted');
   if (reasons.length === 0) add(`reasons: ${[...codes].join(', ') || 'none given'}`);

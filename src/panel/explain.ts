@@ -1,12 +1,14 @@
 /**
- * What the editor says about one decision: the headline (`execute_tool · auto · 0.93 ≥ 0.80`), the marks on
+ * What the editor says about one decision: the headline (`execute_tool · auto · confidence 0.93 ≥ dispatch_at
+ * 0.80`), the marks on
  * candidates and claims, and the Markdown summary (handoff, reason codes with their plain-language
  * explanations, thresholds). Pure (no clock), so the same text is unit-tested and shown for a request file,
  * a recorded decision and the commit gate alike. Reason-code explanations come from reason-codes.ts, the
  * table the webview shows too, so every surface agrees.
  */
 import type { Answer } from '../judgment/types';
-import { fmtProb, fmtThresholds } from './outcome-diff';
+import { fmtThresholds } from './outcome-diff';
+import { claimLine, compare, fmtAgainst, fmtProb, versusNamed } from './numbers';
 import { explainReason } from './reason-codes';
 import type { JsonPath } from '../request-files/json-locate';
 import { editorWording } from '../config/editor-wording';
@@ -69,9 +71,9 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
 
-/** `0.93 ≥ 0.80` or `0.62 < 0.80`. */
+/** `0.93 ≥ 0.80`, `0.62 < 0.80`, `0.947 < 0.95` (never a rounding that flips the comparison; src/panel/numbers.ts). */
 export function versus(value: number, threshold: number): string {
-  return `${fmtProb(value)} ${value >= threshold ? '≥' : '<'} ${fmtProb(threshold)}`;
+  return compare(value, threshold).text;
 }
 
 function toneOfAction(action: string | undefined): Tone {
@@ -87,17 +89,24 @@ export function resultThresholds(result: unknown): Obj | undefined {
   return undefined;
 }
 
-/** The confidence the headline compares, and the threshold it must reach. */
-function headlineConfidence(result: Obj): { value: number; threshold: number } | undefined {
+/**
+ * The confidence the headline compares, the label it belongs to (the selected candidate, the next step, the
+ * choice), and the threshold it must reach with that threshold's name.
+ */
+function headlineConfidence(result: Obj): { label?: string; value: number; name: string; threshold: number } | undefined {
   const t = resultThresholds(result) ?? {};
-  const selection = isObj(result.selection) ? num(result.selection.confidence) : undefined;
+  const selection = isObj(result.selection) ? result.selection : undefined;
   const dispatchAt = num(t.dispatch_at);
-  if (selection !== undefined && dispatchAt !== undefined) return { value: selection, threshold: dispatchAt };
-  const next = isObj(result.next) ? num(result.next.confidence) : undefined;
+  if (selection && num(selection.confidence) !== undefined && dispatchAt !== undefined) {
+    return { label: typeof selection.id === 'string' ? `selected ${selection.id}` : 'selected none', value: num(selection.confidence)!, name: 'dispatch_at', threshold: dispatchAt };
+  }
+  const next = isObj(result.next) ? result.next : undefined;
   const autoAccept = num(t.auto_accept);
-  if (next !== undefined && autoAccept !== undefined) return { value: next, threshold: autoAccept };
+  if (next && num(next.confidence) !== undefined && autoAccept !== undefined) {
+    return { label: typeof next.choice === 'string' ? `next ${next.choice}` : undefined, value: num(next.confidence)!, name: 'auto_accept', threshold: autoAccept };
+  }
   const confidence = num(result.confidence);
-  if (confidence !== undefined && autoAccept !== undefined) return { value: confidence, threshold: autoAccept };
+  if (confidence !== undefined && autoAccept !== undefined) return { label: str(result.choice), value: confidence, name: 'auto_accept', threshold: autoAccept };
   return undefined;
 }
 
@@ -132,7 +141,7 @@ export function headline(d: DecisionLike): { text: string; tone: Tone } {
   const action = str(r.action) ?? (isObj(r.policy) ? `policy ${String(r.policy.result)}` : undefined);
   if (action) parts.push(action);
   const c = headlineConfidence(r);
-  if (c) parts.push(versus(c.value, c.threshold));
+  if (c) parts.push(`${c.label ? `${c.label}: ` : ''}${versusNamed('confidence', c.value, c.name, c.threshold)}`);
   const claims = claimResults(r);
   if (claims) parts.push(`claims ${claims.filter((x) => x.verdict === 'verified').length}/${claims.length} verified`);
   if (isObj(r.review) && str(r.review.action)) parts.push(`review ${String(r.review.action)}`);
@@ -233,10 +242,8 @@ function candidateMarks(d: DecisionLike): InlineMark[] {
     if (selection && selection.id === id) {
       const confidence = num(selection.confidence) ?? p;
       const suitability = num(selection.suitability) ?? suit;
-      const numbers = [
-        confidence !== undefined ? `confidence ${dispatchAt !== undefined ? versus(confidence, dispatchAt) : fmtProb(confidence)}` : undefined,
-        suitability !== undefined ? `suitability ${dispatchAt !== undefined ? versus(suitability, dispatchAt) : fmtProb(suitability)}` : undefined,
-      ].filter(Boolean);
+      const named = (what: string, v: number) => (dispatchAt !== undefined ? versusNamed(what, v, 'dispatch_at', dispatchAt) : `${what} ${fmtProb(v)}`);
+      const numbers = [confidence !== undefined ? named('confidence', confidence) : undefined, suitability !== undefined ? named('suitability', suitability) : undefined].filter(Boolean);
       if (returned === id) {
         return {
           path,
@@ -255,8 +262,11 @@ function candidateMarks(d: DecisionLike): InlineMark[] {
       };
     }
     // The judge's probability of picking this call; a tiny one reads "<0.01" rather than a misleading "0.00".
-    const pick = p === undefined ? undefined : p < 0.005 ? '<0.01' : fmtProb(p);
-    const numbers = [pick !== undefined ? `p ${pick}` : undefined, suit !== undefined ? `suitability ${fmtProb(suit)}` : undefined].filter(Boolean);
+    const pick = p === undefined ? undefined : p < 0.005 ? '<0.01' : fmtAgainst(p, dispatchAt !== undefined ? [dispatchAt] : []);
+    const numbers = [
+      pick !== undefined ? `P(selected) ${pick}` : undefined,
+      suit !== undefined ? `suitability ${fmtAgainst(suit, dispatchAt !== undefined ? [dispatchAt] : [])}` : undefined,
+    ].filter(Boolean);
     return {
       path,
       tone: 'neutral',
@@ -272,6 +282,13 @@ const VERDICT_TEXT: Readonly<Record<string, string>> = Object.freeze({
   unsupported: 'the evidence does not back the claim either way',
 });
 
+/** The auto_accept / review_at pair a claim's confidence was measured against (jev_gate nests it in verification). */
+export function claimThresholds(result: unknown): Obj | undefined {
+  if (!isObj(result)) return undefined;
+  if (isObj(result.verification) && isObj(result.verification.thresholds)) return result.verification.thresholds;
+  return isObj(result.thresholds) ? result.thresholds : undefined;
+}
+
 /** Marks on each claim of a jev_verify / jev_gate decision: verdict, its confidence, and the claim's action. */
 function claimMarks(d: DecisionLike): InlineMark[] {
   const input = isObj(d.input) ? d.input : {};
@@ -286,9 +303,9 @@ function claimMarks(d: DecisionLike): InlineMark[] {
     return {
       path: ['claims', i],
       tone,
-      text: `${mark} ${verdict} ${fmtProb(c.confidence)} → ${String(c.action)}`,
+      text: `${mark} ${claimLine(c as { verdict: unknown; confidence: unknown; action: unknown }, claimThresholds(r))}`,
       hover: [
-        `**Claim ${i + 1}: ${verdict}** — ${VERDICT_TEXT[verdict] ?? 'no explanation is recorded for this verdict'} (confidence ${fmtProb(c.confidence)}).`,
+        `**Claim ${i + 1}: ${verdict}** — ${VERDICT_TEXT[verdict] ?? 'no explanation is recorded for this verdict'} (${claimLine(c as { verdict: unknown; confidence: unknown; action: unknown }, claimThresholds(r)).replace(/^[^:]*: /, '')}).`,
         `**Action** ${ACTION_TEXT[String(c.action)] ?? code(String(c.action))}`,
         thresholds,
       ]

@@ -4,6 +4,7 @@
  * The what-if panel shows the recorded decision next to the recomputed one and highlights changed lines.
  * Pure: no DOM, no tool imports.
  */
+import { fmtProb, fmtThreshold } from './numbers';
 
 /** One labelled line of a decision headline. `key` is stable across tools; `value` is display text. */
 export interface OutcomeLine {
@@ -22,17 +23,15 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** Formats a probability or threshold in [0,1] with two decimals ("0.80"); other values as text. */
-export function fmtProb(v: unknown): string {
-  return typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : String(v);
-}
+// The one number wording (src/panel/numbers.ts); re-exported for the views that import it from here.
+export { fmtProb } from './numbers';
 
-/** "auto_accept 0.80 · review_at 0.50" from a thresholds object (numbers only, in key order). */
+/** "auto_accept 0.80 · review_at 0.50" from a thresholds object (numbers only, in key order, as written). */
 export function fmtThresholds(t: unknown): string {
   if (!isObj(t)) return '';
   return Object.entries(t)
-    .filter(([, v]) => typeof v === 'number')
-    .map(([k, v]) => `${k} ${fmtProb(v)}`)
+    .filter((e): e is [string, number] => typeof e[1] === 'number')
+    .map(([k, v]) => `${k} ${fmtThreshold(v)}`)
     .join(' · ');
 }
 

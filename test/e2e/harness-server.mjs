@@ -1,5 +1,5 @@
 // Static harness for fast browser checks of the panel webview (test-only). Serves, on 127.0.0.1 only:
-//   /harness.html?view=sidebar|decision&id=ID&rows=N  the page (fresh CSP nonce per load)
+//   /harness.html?view=sidebar|decision&id=ID&rows=N&theme=light|dark|hc  the page (fresh CSP nonce per load)
 //   /dist/*                                           the built webview files (webview.js, .css, codicons)
 //   /fake-host.js, /theme.css                         the stand-in host and theme variables
 //   /fixtures.js                                      real DecisionRecords from `jevcp` runs (mock judge)
@@ -10,6 +10,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
+
+/** Harness themes (test/e2e/theme.css) and the body class VS Code gives a webview in each. */
+export const THEMES = { light: 'vscode-light', dark: 'vscode-dark', hc: 'vscode-high-contrast' };
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json' };
 
@@ -65,7 +68,10 @@ export async function startHarness({ root, dist = join(root, 'dist'), records = 
       const nonce = randomBytes(16).toString('base64');
       const view = url.searchParams.get('view') === 'decision' ? 'decision' : 'sidebar';
       const id = url.searchParams.get('id');
+      const theme = Object.hasOwn(THEMES, url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme') : 'dark';
       const html = template
+        .replace('{{THEME}}', theme)
+        .replaceAll('{{THEME_CLASS}}', THEMES[theme])
         .replaceAll('{{NONCE}}', nonce)
         .replace('{{VIEW}}', view)
         .replace('{{DECISION}}', id ? ` data-decision-id="${id.replace(/[^\w.-]/g, '')}"` : '');

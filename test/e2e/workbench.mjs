@@ -9,7 +9,7 @@ import { startHost } from '../../scripts/vscode-host/host-server.mjs';
  * the server's environment (inherited by extension hosts); `theme` is the colour theme. Resolves to
  * { url (the workbench on `folder`), stateDir, logFile, stop() }. The launcher itself is the host suite's.
  */
-export async function startCodeServer({ vsix, folder, env = {}, theme = 'Default Dark Modern' }) {
+export async function startCodeServer({ vsix, folder, env = {}, theme = 'Dark Modern' }) {
   const host = await startHost({ vsix, folder, env, settings: { 'workbench.colorTheme': theme } });
   return { url: `${host.url}/?folder=${encodeURIComponent(folder)}`, stateDir: host.stateDir, logFile: host.logFile, stop: host.stop };
 }

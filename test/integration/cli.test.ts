@@ -204,7 +204,7 @@ describe('jevcp gate --staged (real git repositories)', () => {
     assert.match(r.stdout, /^jev_gate — model jev-test-1$/m);
     assert.match(r.stdout, /^ {2}action +(review|escalate)/m);
     assert.match(r.stdout, /^ {2}reasons +review_required/m);
-    assert.match(r.stdout, /^ {2}thresholds +auto_accept 0\.8, review_at 0\.5/m);
+    assert.match(r.stdout, /^ {2}thresholds +auto_accept 0\.80, review_at 0\.50/m);
     assert.match(r.stdout, /gate: NOT passed/);
   });
 

@@ -45,7 +45,7 @@ describe('gate verdict', () => {
     const review = gateVerdict(ok(gateResult('review')), { failOpen: true });
     assert.deepEqual(review.choices, ['Commit Anyway', 'Open Details']);
     assert.equal(review.severity, 'warning');
-    assert.equal(review.message, 'Jev gate: REVIEW — "the math tests pass" is not backed by the evidence (0.70) · claims 1/2 verified.');
+    assert.equal(review.message, 'Jev gate: REVIEW — "the math tests pass" is not backed by the evidence (confidence 0.70) · claims 1/2 verified.');
     const escalate = gateVerdict(ok(gateResult('escalate')), { failOpen: true });
     assert.deepEqual(escalate.choices, ['Override…', 'Open Details']);
     assert.equal(escalate.severity, 'error');

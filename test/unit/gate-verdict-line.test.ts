@@ -28,17 +28,17 @@ describe('the verdict line', () => {
     });
     assert.equal(
       gateVerdictLine(r),
-      'jev gate: NOT passed (escalate) — the evidence contradicts "sub subtracts b from a" (0.95); the diff review wants a person to look (composite 0.61, safe to apply 0.70) · claims 1/2 verified',
+      'jev gate: NOT passed (escalate) — the evidence contradicts "sub subtracts b from a" (confidence 0.95); the diff review wants a person to look (composite 0.61, safe to apply 0.70) · claims 1/2 verified',
     );
     assert.deepEqual(summarizeGate(result('auto', ['accepted'], [claim('x', 'verified', 0.97, 'auto')])).reasons, ['every claim verified and the diff review accepted']);
     assert.match(summarizeGate(result('review', ['incomplete_context'], [claim('x', 'verified', 0.97, 'review')])).reasons[0]!, /not judged \(cut to fit the budget\)/);
-    assert.match(summarizeGate(result('review', ['claim_confidence_below_auto_accept'], [claim('x', 'verified', 0.72, 'review')])).reasons[0]!, /"x" is verified only at 0\.72 \(auto needs 0\.80\)/);
+    assert.match(summarizeGate(result('review', ['claim_confidence_below_auto_accept'], [claim('x', 'verified', 0.72, 'review')])).reasons[0]!, /"x" is verified only at confidence 0\.72 < auto_accept 0\.80/);
   });
 
   it('shortens a long claim to one line', () => {
     const long = `first line\nsecond ${'y'.repeat(100)}`;
     const s = summarizeGate(result('review', ['claims_unsupported'], [claim(long, 'unsupported', 0.9, 'review')]));
-    assert.match(s.reasons[0]!, /^"first line second y+…" is not backed by the evidence \(0\.90\)$/);
+    assert.match(s.reasons[0]!, /^"first line second y+…" is not backed by the evidence \(confidence 0\.90\)$/);
     assert.ok(s.reasons[0]!.length <= 100, s.reasons[0]);
   });
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { claimLine, fmtProb } from '../../src/panel/numbers';
 import { coverageNote, escapeMarkdown, explainResultPath, headline, inputMarks, summaryMarkdown, versus } from '../../src/panel/explain';
 import { JevError } from '../../src/judgment/errors';
 import type { DecisionRecord } from '../../src/ledger/record';
@@ -32,10 +33,10 @@ describe('headline', () => {
   it('reads handoff, action and the selection confidence against dispatch_at for a dispatched call', async () => {
     const { tool, input } = example('parser-fix.jev.json');
     const record = await judge(tool, input);
-    const r = record.result as { handoff: string; action: string; selection: { confidence: number }; thresholds: { dispatch_at: number } };
+    const r = record.result as { handoff: string; action: string; selection: { id: string; confidence: number }; thresholds: { dispatch_at: number } };
     assert.equal(r.handoff, 'execute_tool');
     const h = headline(record);
-    assert.equal(h.text, `execute_tool · auto · ${r.selection.confidence.toFixed(2)} ≥ ${r.thresholds.dispatch_at.toFixed(2)}`);
+    assert.equal(h.text, `execute_tool · auto · selected ${r.selection.id}: confidence ${fmtProb(r.selection.confidence)} ≥ dispatch_at ${fmtProb(r.thresholds.dispatch_at)}`);
     assert.equal(h.tone, 'good');
   });
 
@@ -46,7 +47,7 @@ describe('headline', () => {
     const r = record.result as { action: string; handoff: string; selection: { confidence: number } };
     assert.notEqual(r.handoff, 'execute_tool');
     const h = headline(record);
-    assert.match(h.text, new RegExp(`${r.selection.confidence.toFixed(2)} < 0\\.95`));
+    assert.match(h.text, new RegExp(`confidence ${fmtProb(r.selection.confidence)} < dispatch_at 0\\.95`));
     assert.equal(h.tone, r.action === 'review' ? 'warn' : 'bad');
   });
 
@@ -84,8 +85,8 @@ describe('marks on candidates and claims', () => {
         ['candidates.2', 'bad'],
       ],
     );
-    assert.match(marks[0]!.text, /^✓ selected · confidence 0\.\d\d ≥ 0\.80 · suitability 0\.\d\d ≥ 0\.80 → execute_tool \(auto\)$/);
-    assert.match(marks[1]!.text, /^○ eligible, not chosen · p (<0\.01|0\.\d\d) · suitability 0\.\d\d$/);
+    assert.match(marks[0]!.text, /^✓ selected · confidence 0\.\d\d\d? ≥ dispatch_at 0\.80 · suitability 0\.\d\d\d? ≥ dispatch_at 0\.80 → execute_tool \(auto\)$/);
+    assert.match(marks[1]!.text, /^○ eligible, not chosen · P\(selected\) (<0\.01|0\.\d\d\d?) · suitability 0\.\d\d\d?$/);
     assert.equal(marks[2]!.text, '✕ blocked: not_authorized');
     assert.ok(marks[2]!.hover.includes(explainReason('not_authorized').text));
     assert.match(marks[0]!.hover, /\*\*Thresholds\*\* auto_accept 0\.80 · review_at 0\.50 · dispatch_at 0\.80/);
@@ -109,7 +110,9 @@ describe('marks on candidates and claims', () => {
     assert.equal(marks.length, results.length);
     marks.forEach((m, i) => {
       assert.deepEqual(m.path, ['claims', i]);
-      assert.ok(m.text.includes(`${results[i]!.verdict} ${results[i]!.confidence.toFixed(2)} → ${results[i]!.action}`), m.text);
+      const t = (record.result as { thresholds: unknown }).thresholds;
+      assert.ok(m.text.endsWith(claimLine(results[i]!, t)), m.text);
+      assert.match(m.text, new RegExp(`^. ${results[i]!.verdict}: confidence 0\\.\\d{2,3} [≥<] (auto_accept|review_at) 0\\.\\d\\d → ${results[i]!.action}$`));
       assert.equal(m.tone, results[i]!.verdict === 'verified' ? 'good' : results[i]!.verdict === 'contradicted' ? 'bad' : 'warn');
     });
   });

@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import type { JevPanelApi } from '../../../src/extension/api';
 import type { DecisionRecord } from '../../../src/ledger/record';
 import type { ExecutionOutcome } from '../../../src/registry/execute';
+import { fmtProb } from '../../../src/panel/numbers';
 import { activateJev, markerServer, repoRoot, resetSettings, setSetting, waitFor } from '../helpers';
 
 /** `waitFor` for a value that may be undefined until found. */
@@ -83,11 +84,11 @@ describe('inline request files', () => {
     assert.equal(record.agent, 'editor');
     assert.equal(api.inline.runOf(doc.uri), record.id);
     assert.ok(api.feed().some((r) => r.id === record.id), 'the run is in the panel feed');
-    const result = record.result as { handoff: string; action: string; selection: { confidence: number } };
+    const result = record.result as { handoff: string; action: string; selection: { id: string; confidence: number } };
     assert.equal(result.handoff, 'execute_tool');
 
     const headline = await until('the decision lens', async () => (await lensesOf(doc.uri)).find((l) => /execute_tool · auto · /.test(l.command?.title ?? '')));
-    assert.equal(headline.command!.title, `$(pass) execute_tool · auto · ${result.selection.confidence.toFixed(2)} ≥ 0.80`);
+    assert.equal(headline.command!.title, `$(pass) execute_tool · auto · selected ${result.selection.id}: confidence ${fmtProb(result.selection.confidence)} ≥ dispatch_at 0.80`);
     assert.equal(headline.command!.command, 'jevPanel.openDecision');
     assert.deepEqual(headline.command!.arguments, [record.id]);
     const titles = (await lensesOf(doc.uri)).map((l) => l.command?.title);
@@ -112,7 +113,7 @@ describe('inline request files', () => {
         [lineOf(doc, '"id": "reset-branch"'), 'bad'],
       ],
     );
-    assert.match(marks[0]!.text, /^✓ selected · confidence 0\.\d\d ≥ 0\.80 · suitability 0\.\d\d ≥ 0\.80 → execute_tool \(auto\)$/);
+    assert.match(marks[0]!.text, /^✓ selected · confidence 0\.\d\d\d? ≥ dispatch_at 0\.80 · suitability 0\.\d\d\d? ≥ dispatch_at 0\.80 → execute_tool \(auto\)$/);
     assert.match(marks[1]!.text, /^○ eligible, not chosen/);
     assert.equal(marks[2]!.text, '✕ blocked: not_authorized');
 

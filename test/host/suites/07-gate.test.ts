@@ -109,7 +109,7 @@ describe('commit gate (Gate Staged Changes)', function () {
     const run = await gate('Commit');
     assert.equal(run.verdict!.action, 'escalate');
     assert.deepEqual(verdicts.at(-1)!.choices, ['Override…', 'Open Details']);
-    assert.match(run.verdict!.message, /^Jev gate: ESCALATE — the evidence contradicts "sub subtracts b from a" \(0\.95\)/);
+    assert.match(run.verdict!.message, /^Jev gate: ESCALATE — the evidence contradicts "sub subtracts b from a" \(confidence 0\.95\)/);
     assert.match(run.verdict!.message, /· claims 0\/1 verified\.$/);
     assert.equal(run.committed, false);
     assert.match(run.note!, /not offered/);
