@@ -112,6 +112,8 @@ if (existsSync(join(root, 'webview/card/main.ts'))) {
     setup(b) {
       b.onResolve({ filter: /^zod(\/v4)?$/ }, (args) => (args.importer.endsWith('zod-card.ts') ? undefined : { path: join(root, 'webview/shims/zod-card.ts') }));
       b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'webview/shims/node-crypto.ts') }));
+      // The card never shows jev_evaluate (not one of its tools): its code stays out (size goal).
+      b.onResolve({ filter: /[\\/]tools[\\/]jev-evaluate$/ }, () => ({ path: join(root, 'webview/shims/jev-evaluate-card.ts') }));
     },
   };
   // UTF-8 output (the page declares it) instead of \u escapes; ext-apps' console.debug traces dropped.
