@@ -4,6 +4,7 @@
  * grant or approves anything; the buttons open the decision in the Jev panel or copy its JSON.
  */
 import { h, replaceChildren, type Child } from '../dom';
+import { fmtProb } from '../../src/panel/numbers';
 import type { CardModel, QuestionBars } from './card-model';
 
 /** What the view may ask the host to do (both read-only). */
@@ -30,7 +31,8 @@ function bars(q: QuestionBars): HTMLElement {
           h('span', { class: 'bar-label' }, b.option),
           // A <meter> draws the bar without inline styles (the host's CSP may forbid them).
           h('meter', { min: 0, max: 1, value: b.p, 'aria-label': `${q.id} ${b.option}` }),
-          h('span', { class: 'bar-value' }, b.p.toFixed(2)),
+          // The panel's number wording: never rounded up (0.529 stays below 0.53).
+          h('span', { class: 'bar-value' }, fmtProb(b.p)),
         ),
       ),
     ),
