@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Bundles the CLI and the extension for Node 20, and the webview for the browser.
 import { build } from 'esbuild';
-import { mkdirSync, copyFileSync, existsSync, chmodSync } from 'node:fs';
+import { mkdirSync, copyFileSync, existsSync, chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,6 +19,17 @@ const common = {
   sourcesContent: false,
   logLevel: 'warning',
   legalComments: 'none',
+};
+
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
 };
 
 const jobs = [
@@ -47,16 +58,6 @@ if (existsSync(join(root, 'src/extension/extension.ts'))) {
 // so activation parses only the small shell. zod's `locales` namespace would add every language's messages
 // (~250 kB); only English (zod's default) is kept.
 if (existsSync(join(root, 'src/extension/core.ts'))) {
-  const zodEnglishOnly = {
-    name: 'zod-english-only',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-        contents: 'export { default as en } from "./en.js";',
-        resolveDir: dirname(args.path),
-        loader: 'js',
-      }));
-    },
-  };
   jobs.push(build({
     ...common,
     entryPoints: [join(root, 'src/extension/core.ts')],
@@ -100,6 +101,33 @@ if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
     target: 'es2022',
     format: 'iife',
     plugins: [standIns],
+  }));
+}
+// The MCP Apps decision card (webview/card/): ONE self-contained HTML, script and styles inline, served
+// by src/mcp/app-card.ts as a ui:// resource. Always minified (hosts load it per tool call). zod goes
+// through webview/shims/zod-card.ts (named builders only) and keeps only its English messages.
+if (existsSync(join(root, 'webview/card/main.ts'))) {
+  const cardStandIns = {
+    name: 'card-stand-ins',
+    setup(b) {
+      b.onResolve({ filter: /^zod(\/v4)?$/ }, (args) => (args.importer.endsWith('zod-card.ts') ? undefined : { path: join(root, 'webview/shims/zod-card.ts') }));
+      b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'webview/shims/node-crypto.ts') }));
+      // The card never shows jev_evaluate (not one of its tools): its code stays out (size goal).
+      b.onResolve({ filter: /[\\/]tools[\\/]jev-evaluate$/ }, () => ({ path: join(root, 'webview/shims/jev-evaluate-card.ts') }));
+    },
+  };
+  // UTF-8 output (the page declares it) instead of \u escapes; ext-apps' console.debug traces dropped.
+  const inline = { bundle: true, minify: true, write: false, logLevel: 'warning', legalComments: 'none', charset: 'utf8' };
+  jobs.push(Promise.all([
+    build({ ...inline, entryPoints: [join(root, 'webview/card/main.ts')], platform: 'browser', target: 'es2022', format: 'iife',
+      supported: { 'inline-script': false }, pure: ['console.debug'], plugins: [zodEnglishOnly, cardStandIns] }),
+    build({ ...inline, entryPoints: [join(root, 'webview/card/card.css')], supported: { 'inline-style': false } }),
+  ]).then(([js, css]) => {
+    const html = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Jev decision</title>' +
+      `<style>${css.outputFiles[0].text}</style></head><body><div id="app"></div>` +
+      `<script>${js.outputFiles[0].text}</script></body></html>\n`;
+    writeFileSync(join(out, 'decision-card.html'), html);
   }));
 }
 await Promise.all(jobs);

@@ -37,7 +37,7 @@ if (r.status !== 0) {
 }
 r = run(vsce, ['ls', '--no-dependencies']);
 const packaged = new Set(r.stdout.split('\n').map((l) => l.trim()).filter(Boolean));
-const needed = ['dist/extension.js', 'dist/webview.js', 'dist/webview.css', 'dist/webview-whatif.js', 'dist/codicon.css', 'dist/codicon.ttf'];
+const needed = ['dist/extension.js', 'dist/decision-card.html', 'dist/webview.js', 'dist/webview.css', 'dist/webview-whatif.js', 'dist/codicon.css', 'dist/codicon.ttf'];
 const missing = needed.filter((f) => !packaged.has(f));
 if (missing.length) {
   console.error(`the .vsix lacks ${missing.join(', ')} (check .vscodeignore)`);

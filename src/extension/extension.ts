@@ -5,6 +5,7 @@
  * path (core-host.ts); no network and no process until a judgment, the editor or a panel needs one.
  */
 import * as vscode from 'vscode';
+import { JevUriHandler } from './uri-handler';
 import type { JevPanelApi, JevPanelPublicApi } from './api';
 import { panelActions, registerCommands } from './commands';
 import { CoreHost } from './core-host';
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
     definitions,
     vscode.window.registerWebviewViewProvider(VIEW_ID, view),
     vscode.window.registerWebviewPanelSerializer(DECISION_PANEL_TYPE, panels),
+    vscode.window.registerUriHandler(new JevUriHandler()),
     ...registerCommands(deps),
   );
   // The MCP provider API exists from VS Code 1.101 (engines); a host without it still gets the panel.

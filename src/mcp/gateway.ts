@@ -12,8 +12,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { DecisionRecord } from '../ledger/record';
 import { RawArgumentsTap } from './raw-arguments';
-import { toCallToolResult, unknownToolResult } from './results';
-import { createMcpServer, toolListing } from './server';
+import { unknownToolResult } from './results';
+import { createMcpServer, cardResult, toolListing } from './server';
+import { loadDecisionCard, type DecisionCard } from './app-card';
 import { registryErrorDetails } from '../registry/errors';
 import { executionRecord } from '../registry/execute';
 import { decideGrant, type AgentManifest } from '../registry/manifest';
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   record: (record: DecisionRecord) => void;
   /** Runs before each tools/list (the host starts its MCP servers here, with a bounded wait). */
   beforeList?: () => Promise<void>;
+  /** The MCP Apps decision card (app-card.ts); default: the built card next to the bundle; `null`: none. */
+  card?: DecisionCard | null;
 }
 
 /** One tool as the agent's client sees it. */
@@ -55,13 +58,13 @@ export function namespacedName(server: string, tool: string): string {
 }
 
 /** The tools the agent may call now: granted judgment tools, then granted external tools. */
-export function gatewayTools(deps: Pick<GatewayDeps, 'service' | 'registry' | 'manifest'>): GatewayTool[] {
+export function gatewayTools(deps: Pick<GatewayDeps, 'service' | 'registry' | 'manifest'>, card?: DecisionCard): GatewayTool[] {
   const manifest = deps.manifest();
   const out: GatewayTool[] = [];
   const used = new Set<string>();
   for (const tool of deps.service.tools.values()) {
     if (!decideGrant(manifest, { id: tool.name, name: tool.name, bareOwner: true }).allowed) continue;
-    out.push({ name: tool.name, target: tool.name, kind: 'judgment', listing: toolListing(tool) });
+    out.push({ name: tool.name, target: tool.name, kind: 'judgment', listing: toolListing(tool, card) });
     used.add(tool.name);
   }
   const registry = deps.registry();
@@ -106,23 +109,24 @@ export interface GatewaySession {
 
 /** Builds the MCP server of one client session. */
 export function createGatewaySession(deps: GatewayDeps): GatewaySession {
-  const server = createMcpServer(deps.service, { agent: deps.agent });
+  const card = deps.card === undefined ? loadDecisionCard() : (deps.card ?? undefined);
+  const server = createMcpServer(deps.service, { agent: deps.agent, card: card ?? null });
   const tap = new RawArgumentsTap();
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     await deps.beforeList?.();
-    return { tools: gatewayTools(deps).map((t) => t.listing) };
+    return { tools: gatewayTools(deps, card).map((t) => t.listing) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
-    const tool = gatewayTools(deps).find((t) => t.name === name);
+    const tool = gatewayTools(deps, card).find((t) => t.name === name);
     if (!tool) return deniedOrUnknown(deps, name);
     if (tool.kind === 'judgment') {
       const definition = deps.service.tools.get(tool.target)!;
       const outcome = await deps.service.call(tool.target, args, { signal: extra.signal, agent: deps.agent });
-      return toCallToolResult(outcome, definition.family);
+      return cardResult(server, card, definition, outcome);
     }
     return callExternal(deps, tool, args, extra.signal);
   });

@@ -7,10 +7,12 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { JudgmentService } from '../tools/judgment-service';
+import type { CallOutcome, JudgmentService } from '../tools/judgment-service';
 import type { ToolDefinition } from '../tools/types';
+import { CARD_TOOLS, cardResourceContents, cardResourceListing, clientAnnouncesUi, loadDecisionCard, uiToolMeta, withDecisionMeta, type DecisionCard } from './app-card';
 import { PACKAGE_VERSION, SERVER_NAME } from './identity';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { PACK_RESOURCES, type PackResource } from './packs';
@@ -28,10 +30,18 @@ export interface McpServerOptions {
   agent?: string;
   /** Pack resources served under jev://packs/ (default: the 8 PACK_RESOURCES). */
   packs?: readonly PackResource[];
+  /**
+   * The MCP Apps decision card (app-card.ts); default: the built card next to the bundle. `null` or no
+   * built card: no UI metadata and no `ui://` resource.
+   */
+  card?: DecisionCard | null;
 }
 
-/** MCP `Tool` entry of one judgment tool: title, description, input/output schemas, annotations. */
-export function toolListing(tool: ToolDefinition): Tool {
+/**
+ * MCP `Tool` entry of one judgment tool: title, description, input/output schemas, annotations, and,
+ * when a card is served and the tool is one of CARD_TOOLS, `_meta.ui.resourceUri` naming it.
+ */
+export function toolListing(tool: ToolDefinition, card?: DecisionCard): Tool {
   return {
     name: tool.name,
     title: tool.title,
@@ -39,6 +49,7 @@ export function toolListing(tool: ToolDefinition): Tool {
     inputSchema: tool.inputJsonSchema as Tool['inputSchema'],
     outputSchema: tool.outputJsonSchema as Tool['outputSchema'],
     annotations: { title: tool.title, ...tool.annotations },
+    ...(card && CARD_TOOLS.has(tool.name) ? { _meta: uiToolMeta(card) } : {}),
   };
 }
 
@@ -74,7 +85,8 @@ export function createMcpServer(service: JudgmentService, options: McpServerOpti
     { capabilities: { tools: {}, resources: {} }, instructions: options.instructions ?? SERVER_INSTRUCTIONS },
     tap,
   );
-  const tools = [...service.tools.values()].map(toolListing);
+  const card = options.card === undefined ? loadDecisionCard() : (options.card ?? undefined);
+  const tools = [...service.tools.values()].map((t) => toolListing(t, card));
   const packs = options.packs ?? PACK_RESOURCES;
   const agent = options.agent ?? 'mcp';
 
@@ -86,20 +98,34 @@ export function createMcpServer(service: JudgmentService, options: McpServerOpti
     if (!tool) return unknownToolResult(name);
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
     const outcome = await service.call(name, args, { signal: extra.signal, agent });
-    return toCallToolResult(outcome, tool.family);
+    return cardResult(server, card, tool, outcome);
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: packs.map((p) => ({ uri: p.uri, name: p.name, title: p.title, description: p.description, mimeType: 'application/json' })),
+    resources: [
+      ...packs.map((p) => ({ uri: p.uri, name: p.name, title: p.title, description: p.description, mimeType: 'application/json' })),
+      ...(card ? [cardResourceListing(card)] : []),
+    ],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (card && request.params.uri === card.uri) return { contents: cardResourceContents(card) };
     const pack = packs.find((p) => p.uri === request.params.uri);
     if (!pack) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri.slice(0, 200)}`);
     return { contents: [{ uri: pack.uri, mimeType: 'application/json', text: JSON.stringify(pack.body(), null, 2) }] };
   });
 
   return server;
+}
+
+/**
+ * The MCP result of a judgment tool call: the plain envelope (results.ts), plus the decision in `_meta`
+ * only when a card is served, the tool names it and the client announced the MCP Apps extension.
+ */
+export function cardResult(server: Server, card: DecisionCard | undefined, tool: ToolDefinition, outcome: CallOutcome): CallToolResult {
+  const plain = toCallToolResult(outcome, tool.family);
+  if (!card || !CARD_TOOLS.has(tool.name) || !clientAnnouncesUi(server.getClientCapabilities())) return plain;
+  return withDecisionMeta(plain, outcome.record);
 }
 
 /** Largest stdio message accepted, bytes. The SDK default (10 MiB) is below a valid 5 000-candidate rank. */

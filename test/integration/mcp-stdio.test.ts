@@ -119,9 +119,11 @@ describe('MCP over stdio with the fake System One server', () => {
     assert.equal(fake.count(), before, 'none of them reached the upstream');
   });
 
-  it('lists and reads the 8 jev://packs resources as JSON', async () => {
-    const { resources } = await conn.client.listResources();
+  it('lists and reads the 8 jev://packs resources as JSON (then the ui:// decision card, tested in mcp-apps.test.ts)', async () => {
+    const listed = (await conn.client.listResources()).resources;
+    const resources = listed.filter((r) => r.uri.startsWith('jev://'));
     assert.deepEqual(resources.map((r) => r.uri), PACK_URIS);
+    assert.deepEqual(listed.slice(resources.length).map((r) => r.uri.split('/')[2]), ['jev-control-panel'], 'only the card follows the packs');
     for (const r of resources) {
       assert.equal(r.mimeType, 'application/json');
       const read = await conn.client.readResource({ uri: r.uri });

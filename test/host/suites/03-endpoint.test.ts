@@ -8,7 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { JevUriHandler } from '../../../src/extension/uri-handler';
 import type { JevPanelApi } from '../../../src/extension/api';
 import { rawPost as post, RAW_INITIALIZE } from '../../helpers/raw-http';
 import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, provideDefinitions, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
@@ -87,6 +89,29 @@ describe('in-host MCP endpoint', () => {
     assert.equal(row.handoff, structured.handoff);
     assert.equal(row.action, structured.action);
     assert.ok(api.getRecord(row.id)?.input, 'the record keeps the request for the detail view');
+  });
+
+  it('serves the MCP Apps decision card to a client that announces the UI extension; its link opens the decision panel', async () => {
+    client = new Client(
+      { name: 'jev-host-ui-test', version: '0.0.1' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } as never },
+    );
+    await client.connect(new StreamableHTTPClientTransport(new URL(definition.uri.toString()), { requestInit: { headers: definition.headers } }));
+    const tools = (await client.listTools()).tools;
+    const uri = (tools.find((t) => t.name === 'jev_step')?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
+    assert.match(uri ?? '', /^ui:\/\/jev-control-panel\/decision-card-/);
+    assert.equal(tools.find((t) => t.name === 'jev_evaluate')?._meta, undefined);
+    const read = await client.readResource({ uri: uri! });
+    assert.equal(read.contents[0]?.mimeType, 'text/html;profile=mcp-app');
+    const result = await client.callTool({ name: 'jev_step', arguments: structuredClone(SAMPLE_STEP_INPUT) });
+    const id = (result._meta?.['jevcp/decision'] as { id?: string } | undefined)?.id;
+    assert.ok(id && api.getRecord(id), 'the decision the card names is in the feed');
+    // The card's "Open in Jev panel" link, as the URI handler receives it.
+    new JevUriHandler().handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://jevcp.jev-control-panel/decision?id=${id}`));
+    const panelOpen = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('jevPanel.decision'));
+    await waitFor('the decision panel', panelOpen, 10_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('fires onDidChangeMcpServerDefinitions when a setting changes', async () => {

@@ -1,0 +1,100 @@
+/**
+ * Entry of the MCP Apps decision card (built into dist/decision-card.html by scripts/build.mjs and served
+ * as a `ui://` resource by src/mcp/app-card.ts). It connects to the host with ext-apps' App, takes the
+ * tool input and result the host delivers, follows the host's theme (CSS variables, fonts, light/dark)
+ * and renders the card. The what-if replays the decision in this page with the panel's engine
+ * (src/panel/whatif.ts): no server round trip, no upstream request.
+ */
+import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { recompute, supportsWhatIf } from '../../src/panel/whatif';
+import { h } from '../dom';
+import { WhatIfView } from '../whatif-view';
+import { cardModel, DECISION_META_KEY, type CardModel } from './card-model';
+import { renderCard } from './card-view';
+import { isVsCodeHost, panelUri } from './links';
+
+// Timing marks for bench/card.mjs (ms since the view's navigation start): script start, result arrival,
+// render, and the frame after it was painted.
+document.documentElement.dataset.scriptStart = String(performance.now());
+const root = document.getElementById('app')!;
+const app = new App({ name: 'jev-decision-card', version: '1' }, {}, { autoResize: true });
+let input: unknown;
+let expanded = false;
+
+function applyContext(ctx: McpUiHostContext | undefined): void {
+  if (!ctx) return;
+  if (ctx.theme) applyDocumentTheme(ctx.theme);
+  if (ctx.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
+  if (ctx.styles?.css?.fonts) applyHostFonts(ctx.styles.css.fonts);
+}
+
+function whatIfFor(model: CardModel): HTMLElement | null {
+  if (!model.record || !supportsWhatIf(model.record.tool) || model.failed) return null;
+  const view = new WhatIfView({ record: model.record, onFloors: () => undefined, load: () => Promise.resolve({ recompute, supportsWhatIf }) });
+  return h(
+    'div',
+    null,
+    h(
+      'p',
+      { class: 'whatif-banner', id: 'whatif-banner' },
+      'What-if only: moving a slider recomputes this decision here, with the same policy code the server ran, from its recorded answers. ' +
+        'Nothing is sent anywhere, and the agent’s decision stands as returned.',
+    ),
+    view.el,
+  );
+}
+
+function copyText(text: string): void {
+  const done = () => document.getElementById('copy-json')?.replaceChildren('Copied');
+  if (navigator.clipboard?.writeText) {
+    navigator.clipboard.writeText(text).then(done, () => fallbackCopy(text, done));
+  } else fallbackCopy(text, done);
+}
+
+function fallbackCopy(text: string, done: () => void): void {
+  const area = h('textarea', { class: 'copy-area', readonly: true, props: { value: text } });
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (ok) done();
+}
+
+function show(result: CallToolResult): void {
+  const ctx = app.getHostContext();
+  const decision = result._meta?.[DECISION_META_KEY] as { tool?: unknown } | undefined;
+  const tool = ctx?.toolInfo?.tool.name ?? (typeof decision?.tool === 'string' ? decision.tool : 'tool');
+  const errorText = result.isError ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') : undefined;
+  const model = cardModel({ tool, input, result: result.structuredContent, ...(errorText !== undefined ? { errorText } : {}), decision });
+  const vscode = isVsCodeHost(app.getHostVersion()?.name);
+  renderCard(
+    root,
+    model,
+    {
+      ...(vscode ? { openInPanel: (id: string) => void app.openLink({ url: panelUri(id) }) } : {}),
+      copyJson: () => copyText(JSON.stringify({ tool, input, result: result.structuredContent ?? null, decision: decision ?? null }, null, 2)),
+    },
+    whatIfFor(model),
+    expanded,
+  );
+  document.getElementById('toggle')?.addEventListener('click', () => (expanded = !expanded));
+  document.documentElement.dataset.rendered = String(performance.now());
+  requestAnimationFrame(() => setTimeout(() => (document.documentElement.dataset.painted = String(performance.now()))));
+}
+
+app.ontoolinput = (params) => {
+  input = params.arguments;
+};
+app.ontoolresult = (result) => {
+  document.documentElement.dataset.resultAt = String(performance.now());
+  show(result as CallToolResult);
+};
+app.onhostcontextchanged = () => applyContext(app.getHostContext());
+root.textContent = 'Waiting for the decision…';
+app.connect().then(
+  () => applyContext(app.getHostContext()),
+  (err: unknown) => {
+    root.textContent = `The card could not connect to its host: ${err instanceof Error ? err.message : String(err)}`;
+  },
+);
