@@ -43,6 +43,7 @@ export class EditorEndpoint {
   private readonly http: McpHttpEndpoint;
   /** Open sessions' "re-list and tell the client" hooks. */
   private readonly listeners = new Set<() => void>();
+  private closed = 0;
 
   constructor(private readonly deps: EditorEndpointDeps) {
     this.http = new McpHttpEndpoint({
@@ -58,7 +59,9 @@ export class EditorEndpoint {
           startServers: deps.startServers,
           onToolsChanged: (listener) => {
             this.listeners.add(listener);
-            return () => this.listeners.delete(listener);
+            return () => {
+              if (this.listeners.delete(listener)) this.closed++;
+            };
           },
         }),
       log: (level, message) => deps.log[level](message),
@@ -78,9 +81,9 @@ export class EditorEndpoint {
     return this.deps.version;
   }
 
-  /** Open client sessions that listen for tool changes. */
-  get sessionListeners(): number {
-    return this.listeners.size;
+  /** Client sessions: open now, and closed since activation (a client that stopped ends its session). */
+  get sessions(): { open: number; closed: number } {
+    return { open: this.listeners.size, closed: this.closed };
   }
 
   /**

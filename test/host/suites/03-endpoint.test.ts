@@ -1,7 +1,8 @@
 /**
  * The in-host MCP endpoint as the editor's agent sees it: the definition VS Code gets, the token, the
- * Host/Origin checks, tools/list and tools/call through the SDK client, the feed, the definition change on
- * a settings change, grants, and an external server's tool exposed under a namespaced name.
+ * Host/Origin checks, tools/list and tools/call through the SDK client, the feed, settings and grant changes
+ * reaching the client as tools/list_changed (the definition stays), grants, and an external server's tool
+ * exposed under a namespaced name.
  */
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JevPanelApi } from '../../../src/extension/api';
 import { rawPost as post, RAW_INITIALIZE } from '../../helpers/raw-http';
 import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, provideDefinitions, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
@@ -89,15 +91,28 @@ describe('in-host MCP endpoint', () => {
     assert.ok(api.getRecord(row.id)?.input, 'the record keeps the request for the detail view');
   });
 
-  it('fires onDidChangeMcpServerDefinitions when a setting changes', async () => {
+  it('a setting or grant change keeps the definition and reaches a connected client as tools/list_changed', async () => {
     let fired = 0;
     const sub = api.mcp.onDidChangeMcpServerDefinitions!(() => fired++);
+    client = await connectClient(definition.uri, definition.headers);
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
     try {
+      await client.listTools();
       await vscode.workspace.getConfiguration('jevPanel').update('thresholds.autoAccept', 0.9, vscode.ConfigurationTarget.Global);
-      await waitFor('the definition change event', () => fired > 0, 5_000);
-      assert.equal(api.status().thresholds.auto_accept, 0.9);
+      await waitFor('the new threshold', () => api.status().thresholds.auto_accept === 0.9, 5_000);
+      await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step'] }]);
+      await waitFor('tools/list_changed', () => changes > 0, 5_000);
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['jev_step']);
+      const [again] = await provideDefinitions(api);
+      assert.equal(again!.uri.toString(), definition.uri.toString());
+      assert.equal(again!.version, definition.version);
+      assert.equal(fired, 0, 'the definition did not change');
     } finally {
       sub.dispose();
+      await resetSettings(api);
     }
   });
 
