@@ -5,7 +5,7 @@
  * exposed under a namespaced name.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -116,7 +116,9 @@ describe('in-host MCP endpoint', () => {
     }
   });
 
-  it('lists and allows only the tools granted to editor; a denied call names the rule', async () => {
+  it('lists and allows only the tools granted to editor; a denied call names the rule; denied and unknown calls are in the feed and the ledger', async () => {
+    const ledger = join(mkdtempSync(join(tmpdir(), 'jev-ledger-')), 'ledger.jsonl');
+    await setSetting(api, 'ledger', ledger);
     await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_*', '!jev_rank'] }]);
     client = await connectClient(definition.uri, definition.headers);
     const tools = (await client.listTools()).tools.map((t) => t.name);
@@ -126,6 +128,18 @@ describe('in-host MCP endpoint', () => {
     const denied = await client.callTool({ name: 'jev_rank', arguments: {} });
     assert.equal(denied.isError, true);
     assert.match(JSON.stringify(denied.content), /may not call jev_rank: denied by \\"!jev_rank\\"/);
+    const deniedRow = (await waitFor('the denied call in the feed', () => api.feed().find((r) => r.tool === 'jev_rank' && r.error)))!;
+    assert.deepEqual([deniedRow.tool, deniedRow.agent, deniedRow.error], ['jev_rank', 'editor', 'INVALID_INPUT']);
+    const unknown = await client.callTool({ name: 'everything__echo', arguments: { text: 'x' } });
+    assert.equal(unknown.isError, true);
+    assert.match(JSON.stringify(unknown.content), /Unknown tool: \\"everything__echo\\"/);
+    const unknownRow = (await waitFor('the unknown tool in the feed', () => api.feed().find((r) => r.tool === 'everything__echo')))!;
+    assert.deepEqual([unknownRow.tool, unknownRow.agent, unknownRow.error], ['everything__echo', 'editor', 'INVALID_INPUT']);
+    await waitFor('both failures in the ledger', () => {
+      const ids = existsSync(ledger) ? readFileSync(ledger, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id) : [];
+      return ids.includes(deniedRow.id) && ids.includes(unknownRow.id);
+    }, 5_000);
+    await setSetting(api, 'ledger', undefined);
   });
 
   it('the panel\'s grant toggle saves jevPanel.agents and the editor\'s tool list follows', async () => {
