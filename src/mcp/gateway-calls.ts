@@ -48,20 +48,30 @@ export async function gatewayCall(deps: GatewayDeps, name: string, args: unknown
   }
 }
 
-/** The granted tool `name` names now, or after the servers whose namespace it is in have started. */
+/**
+ * The granted tool `name` names now, or after the servers whose namespace it is in have started. One wait,
+ * bounded by the longest startup timeout among them; waited again only when the registry was rebuilt
+ * meanwhile (its connections are new), within the same deadline.
+ */
 async function findTool(deps: GatewayDeps, name: string, signal: AbortSignal): Promise<{ tool: GatewayTool } | { refused: Refusal }> {
   let deadline: number | undefined;
-  for (;;) {
+  for (let round = 0; ; round++) {
     const tool = gatewayTools(deps).find((t) => t.name === name);
     if (tool) return { tool };
+    const registry = deps.registry();
     const starting = serversOf(deps, name).filter((c) => c.status.state === 'starting');
     if (starting.length === 0) return { refused: refusal(deps, name) };
-    // One deadline for the whole wait (a registry rebuilt meanwhile has new connections to wait for).
     deadline ??= Date.now() + Math.max(...starting.map((c) => c.startupTimeoutMs));
     const left = deadline - Date.now();
-    if (left <= 0 || signal.aborted) return { refused: stillStarting(name, starting, signal.aborted) };
+    if (left <= 0 || signal.aborted || round >= 3) return { refused: stillStarting(name, starting, signal.aborted) };
     deps.startServers?.();
     await waitForStart(starting, left, signal);
+    if (deps.registry() === registry) {
+      const later = gatewayTools(deps).find((t) => t.name === name);
+      if (later) return { tool: later };
+      const still = serversOf(deps, name).filter((c) => c.status.state === 'starting');
+      return { refused: still.length ? stillStarting(name, still, signal.aborted) : refusal(deps, name) };
+    }
   }
 }
 
