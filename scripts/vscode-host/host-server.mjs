@@ -36,7 +36,8 @@ function userSettings(trust, extra) {
     'security.workspace.trust.enabled': trust,
     'security.workspace.trust.startupPrompt': 'never',
     'security.workspace.trust.emptyWindow': false,
-    'chat.disableAIFeatures': true,
+    // Off: VS Code's own MCP client (server definitions, vscode.lm.tools) loads only with AI features on.
+    'chat.disableAIFeatures': false,
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
     ...extra,

@@ -26,6 +26,8 @@ export interface JevPanelApi {
   mcp: vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>;
   /** The endpoint, when listening (includes the token). */
   endpoint(): EndpointInfo | undefined;
+  /** The endpoint's client sessions: open now, and closed since activation (VS Code stopping its server closes one). */
+  editorSessions(): { open: number; closed: number };
   /** MCP servers whose connections were started. */
   startedServers(): readonly string[];
   statusBarText(): string;

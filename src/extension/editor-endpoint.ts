@@ -1,13 +1,17 @@
 /**
  * The in-host MCP endpoint handed to the editor's agent: Streamable HTTP on 127.0.0.1 (src/mcp/http-endpoint.ts)
- * whose sessions are gateways for agent `editor` (src/mcp/gateway.ts), the version of the tool set the
- * editor sees, and the endpoint's row in the panel, which follows VS Code's own MCP view: Running while an
- * MCP client session is open, not started while none is. Listening opens a loopback socket only, no process.
+ * whose sessions are gateways for agent `editor` (src/mcp/gateway.ts), the fan-out that tells every open
+ * session when the editor's tools may have changed, and the endpoint's row in the panel. Listening opens a
+ * loopback socket only, no process.
+ *
+ * Why tool changes never touch the MCP server definition: VS Code stops a server whose definition changed
+ * (and leaves it stopped until the next call), so grant toggles and servers' tools reach connected clients as
+ * `notifications/tools/list_changed` instead, and the connection stays up.
  */
 import type * as vscode from 'vscode';
 import { EDITOR_AGENT } from '../config/panel-settings';
 import type { DecisionRecord } from '../ledger/record';
-import { createGatewaySession, gatewayTools, toolSetVersion } from '../mcp/gateway';
+import { createGatewaySession, gatewayTools } from '../mcp/gateway';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
 import { SERVER_NAME } from '../mcp/identity';
 import type { ServerView } from '../panel/protocol';
@@ -30,8 +34,8 @@ export interface EditorEndpointDeps {
   record: (record: DecisionRecord) => void;
   /** Runs before each tools/list (the configured servers start here, with a bounded wait). */
   beforeList: () => Promise<void>;
-  /** The tool set the editor sees changed: the MCP definition must be re-announced. */
-  definitionChanged: () => void;
+  /** Starts the configured servers not started yet (before a call waits for one still starting). */
+  startServers: () => void;
   /** A client session opened or closed (the row changes). */
   sessionsChanged?: () => void;
 }
@@ -39,7 +43,9 @@ export interface EditorEndpointDeps {
 /** The endpoint listener and the tool set it serves to the editor's agent. */
 export class EditorEndpoint {
   private readonly http: McpHttpEndpoint;
-  private version = '';
+  /** Open sessions' "re-list and tell the client" hooks. */
+  private readonly listeners = new Set<() => void>();
+  private closed = 0;
   /** Open MCP client sessions (VS Code's MCP client keeps one while its view shows the server Running). */
   private clients = 0;
 
@@ -54,11 +60,21 @@ export class EditorEndpoint {
           floors: deps.floors,
           record: deps.record,
           beforeList: deps.beforeList,
+          startServers: deps.startServers,
+          onToolsChanged: (listener) => {
+            this.listeners.add(listener);
+            return () => {
+              if (this.listeners.delete(listener)) this.closed++;
+            };
+          },
         });
-        return { server: session.server, connected: (transport) => {
-          session.connected(transport);
-          this.track(session.server);
-        } };
+        return {
+          server: session.server,
+          connected: (transport) => {
+            session.connected(transport);
+            this.track(session.server);
+          },
+        };
       },
       log: (level, message) => deps.log[level](message),
     });
@@ -69,23 +85,30 @@ export class EditorEndpoint {
     return this.http.info;
   }
 
-  /** Version of the tool set the editor sees; a change re-announces the MCP definition. */
+  /**
+   * Version of the MCP server definition: the extension's version. It does not follow the tools (they
+   * change over tools/list_changed), so VS Code keeps its cached tool list across a window reload.
+   */
   get definitionVersion(): string {
-    if (!this.version) this.version = this.computeVersion();
-    return this.version;
+    return this.deps.version;
   }
 
-  /** Whether a definition version was computed (handed to the editor) yet. */
-  get announced(): boolean {
-    return this.version !== '';
+  /** Client sessions: open now, and closed since activation (a client that stopped ends its session). */
+  get sessions(): { open: number; closed: number } {
+    return { open: this.listeners.size, closed: this.closed };
   }
 
-  /** Recomputes the tool set's version (grants or server tools changed); tells the editor when it moved. */
+  /**
+   * What the editor may see may have changed (grants, settings, a server's tools): every open session
+   * re-lists and sends `notifications/tools/list_changed` when its listing moved. The definition stays.
+   */
   toolsChanged(): void {
-    const next = this.computeVersion();
-    if (next !== this.version) {
-      this.version = next;
-      this.deps.definitionChanged();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (err) {
+        this.deps.log.warn(`telling an MCP session about changed tools failed: ${(err as Error)?.message ?? String(err)}`);
+      }
     }
   }
 
@@ -142,9 +165,5 @@ export class EditorEndpoint {
 
   private toolNames(): string[] {
     return gatewayTools({ service: this.deps.service, registry: this.deps.registry, manifest: this.deps.manifest }).map((t) => t.name);
-  }
-
-  private computeVersion(): string {
-    return toolSetVersion(this.deps.version, this.toolNames());
   }
 }

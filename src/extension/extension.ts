@@ -78,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
     settings: () => core.required().settings,
     mcp: definitions,
     endpoint: () => core.loaded?.endpoint.info,
+    editorSessions: () => core.loaded?.endpoint.sessions ?? { open: 0, closed: 0 },
     startedServers: () => core.loaded?.servers.startedServers.slice() ?? [],
     statusBarText: () => statusBar.text,
     authorizationUrls: () => openedAuthorizationUrls.slice(),

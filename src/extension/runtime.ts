@@ -44,7 +44,7 @@ export class JevRuntime implements vscode.Disposable {
   readonly onDidChangeServers = this.serversEmitter.event;
   /** Agents or grants changed. */
   readonly onDidChangeAgents = this.agentsEmitter.event;
-  /** The MCP server definition handed to the editor changed (settings, endpoint restart, tool set). */
+  /** The MCP server definition handed to the editor changed: only when the endpoint itself did (URL, token). */
   readonly onDidChangeDefinitions = this.definitionsEmitter.event;
 
   private readonly ledger: LazyLedger;
@@ -78,7 +78,7 @@ export class JevRuntime implements vscode.Disposable {
     this.agents = new AgentsController({
       settings: () => this.settings,
       registry: () => this.servers.registry,
-      refresh: (reason) => this.refresh(reason).then(() => this.endpoint.toolsChanged()),
+      refresh: (reason) => this.refresh(reason),
     });
     this.endpoint = new EditorEndpoint({
       log,
@@ -89,10 +89,12 @@ export class JevRuntime implements vscode.Disposable {
       floors: () => this.settings.floors,
       record: (record) => void this.recordExecution(record),
       beforeList: () => this.servers.settle(),
-      definitionChanged: () => this.definitionsEmitter.fire(),
+      // With onDemand nothing starts all servers; a waiting call starts only its own server (registry).
+      startServers: () => this.servers.editorConnected(),
       sessionsChanged: () => this.serversEmitter.fire(),
     });
-    const reconfigured = (reason: string) => void this.refresh(reason).then(() => this.definitionsEmitter.fire());
+    // Settings and trust reach open sessions as tools/list_changed (doRefresh); the definition stays.
+    const reconfigured = (reason: string) => void this.refresh(reason);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('jevPanel')) reconfigured('settings changed');
@@ -144,7 +146,7 @@ export class JevRuntime implements vscode.Disposable {
       this.log.warn(`workspace not trusted: ignoring workspace values of jevPanel.${settings.ignoredWorkspaceKeys.join(', jevPanel.')}`);
     }
     await this.servers.sync({ servers: settings.servers, disabled: settings.disabledServers, start: settings.serverStart });
-    if (this.endpoint.announced) this.endpoint.toolsChanged();
+    this.endpoint.toolsChanged();
     this.statusEmitter.fire();
     this.agentsEmitter.fire();
     this.serversEmitter.fire();

@@ -65,6 +65,9 @@ export interface RestartPolicy {
 /** Defaults: 5 attempts, 500 ms doubling up to 30 s, failure count reset after 30 s ready. */
 export const DEFAULT_RESTART: RestartPolicy = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, stableMs: 30_000 });
 
+/** Default limit for a server's spawn + initialize + first tools/list, ms. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+
 /** Options shared by every connection of a registry. */
 export interface ConnectionOptions {
   /** Per-call timeout, ms, unless the server config sets `timeoutMs` (default 60 000). */
@@ -169,6 +172,11 @@ export class McpConnection {
     return this.ring.droppedLines;
   }
 
+  /** Limit for spawn + initialize + first tools/list, ms (ConnectionOptions.startupTimeoutMs, default 30 000). */
+  get startupTimeoutMs(): number {
+    return this.options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+  }
+
   /** Effective per-call timeout, ms. */
   get timeoutMs(): number {
     return this.config.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
@@ -220,7 +228,7 @@ export class McpConnection {
     const gen = ++this.gen;
     const lastError = this.state.state === 'error' ? this.state.reason : this.state.lastError;
     this.setState({ state: 'starting', since: Date.now(), restarts: this.state.restarts, ...(lastError ? { lastError } : {}) });
-    const startupTimeout = this.options.startupTimeoutMs ?? 30_000;
+    const startupTimeout = this.startupTimeoutMs;
     let session: Session | undefined;
     try {
       session = this.createSession(gen);
@@ -338,7 +346,7 @@ export class McpConnection {
         const session = this.current;
         if (!session) return;
         try {
-          const tools = await listAllTools(session.client, this.options.startupTimeoutMs ?? 30_000);
+          const tools = await listAllTools(session.client, this.startupTimeoutMs);
           if (session !== this.current) return;
           this.knownTools = tools;
           this.options.onToolsChanged?.(this);

@@ -1,15 +1,17 @@
 /**
  * The in-host MCP endpoint as the editor's agent sees it: the definition VS Code gets, the token, the
- * Host/Origin checks, tools/list and tools/call through the SDK client, the feed, the definition change on
- * a settings change, grants, and an external server's tool exposed under a namespaced name.
+ * Host/Origin checks, tools/list and tools/call through the SDK client, the feed, settings and grant changes
+ * reaching the client as tools/list_changed (the definition stays), grants, and an external server's tool
+ * exposed under a namespaced name.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { JevUriHandler } from '../../../src/extension/uri-handler';
 import type { JevPanelApi } from '../../../src/extension/api';
 import { rawPost as post, RAW_INITIALIZE } from '../../helpers/raw-http';
@@ -114,19 +116,34 @@ describe('in-host MCP endpoint', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('fires onDidChangeMcpServerDefinitions when a setting changes', async () => {
+  it('a setting or grant change keeps the definition and reaches a connected client as tools/list_changed', async () => {
     let fired = 0;
     const sub = api.mcp.onDidChangeMcpServerDefinitions!(() => fired++);
+    client = await connectClient(definition.uri, definition.headers);
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
     try {
+      await client.listTools();
       await vscode.workspace.getConfiguration('jevPanel').update('thresholds.autoAccept', 0.9, vscode.ConfigurationTarget.Global);
-      await waitFor('the definition change event', () => fired > 0, 5_000);
-      assert.equal(api.status().thresholds.auto_accept, 0.9);
+      await waitFor('the new threshold', () => api.status().thresholds.auto_accept === 0.9, 5_000);
+      await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step'] }]);
+      await waitFor('tools/list_changed', () => changes > 0, 5_000);
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['jev_step']);
+      const [again] = await provideDefinitions(api);
+      assert.equal(again!.uri.toString(), definition.uri.toString());
+      assert.equal(again!.version, definition.version);
+      assert.equal(fired, 0, 'the definition did not change');
     } finally {
       sub.dispose();
+      await resetSettings(api);
     }
   });
 
-  it('lists and allows only the tools granted to editor; a denied call names the rule', async () => {
+  it('lists and allows only the tools granted to editor; a denied call names the rule; denied and unknown calls are in the feed and the ledger', async () => {
+    const ledger = join(mkdtempSync(join(tmpdir(), 'jev-ledger-')), 'ledger.jsonl');
+    await setSetting(api, 'ledger', ledger);
     await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_*', '!jev_rank'] }]);
     client = await connectClient(definition.uri, definition.headers);
     const tools = (await client.listTools()).tools.map((t) => t.name);
@@ -136,6 +153,18 @@ describe('in-host MCP endpoint', () => {
     const denied = await client.callTool({ name: 'jev_rank', arguments: {} });
     assert.equal(denied.isError, true);
     assert.match(JSON.stringify(denied.content), /may not call jev_rank: denied by \\"!jev_rank\\"/);
+    const deniedRow = (await waitFor('the denied call in the feed', () => api.feed().find((r) => r.tool === 'jev_rank' && r.error)))!;
+    assert.deepEqual([deniedRow.tool, deniedRow.agent, deniedRow.error], ['jev_rank', 'editor', 'INVALID_INPUT']);
+    const unknown = await client.callTool({ name: 'everything__echo', arguments: { text: 'x' } });
+    assert.equal(unknown.isError, true);
+    assert.match(JSON.stringify(unknown.content), /Unknown tool: \\"everything__echo\\"/);
+    const unknownRow = (await waitFor('the unknown tool in the feed', () => api.feed().find((r) => r.tool === 'everything__echo')))!;
+    assert.deepEqual([unknownRow.tool, unknownRow.agent, unknownRow.error], ['everything__echo', 'editor', 'INVALID_INPUT']);
+    await waitFor('both failures in the ledger', () => {
+      const ids = existsSync(ledger) ? readFileSync(ledger, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id) : [];
+      return ids.includes(deniedRow.id) && ids.includes(unknownRow.id);
+    }, 5_000);
+    await setSetting(api, 'ledger', undefined);
   });
 
   it('the panel\'s grant toggle saves jevPanel.agents and the editor\'s tool list follows', async () => {
