@@ -8,6 +8,9 @@ import { safeText } from '../safe-text';
 
 /** Environment variable holding a fixed bearer token for `serve --http`. */
 export const HTTP_TOKEN_ENV = 'JEV_HTTP_TOKEN';
+/** Environment variables of the session limits of `serve --http` (defaults in src/mcp/http-sessions.ts). */
+export const HTTP_MAX_SESSIONS_ENV = 'JEV_HTTP_MAX_SESSIONS';
+export const HTTP_SESSION_IDLE_ENV = 'JEV_HTTP_SESSION_IDLE_MS';
 /** Longest wait for cancelled in-flight calls to settle (answered and recorded) at shutdown, ms. */
 const DRAIN_MS = 2_000;
 
@@ -35,6 +38,24 @@ export function httpTokenFromEnv(env: Record<string, string | undefined>): strin
   return token;
 }
 
+/**
+ * Session limits from JEV_HTTP_MAX_SESSIONS (sessions, 1–100000) and JEV_HTTP_SESSION_IDLE_MS (ms,
+ * 1–2147483647); unset or blank = the endpoint's default.
+ * @throws JevError CONFIG_ERROR naming the variable and the rule.
+ */
+export function sessionLimitsFromEnv(env: Record<string, string | undefined>): { maxSessions?: number; idleTimeoutMs?: number } {
+  const read = (name: string, max: number): number | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > max) throw configError(`${name} must be a whole number (digits only) from 1 to ${max}; got ${JSON.stringify(raw.slice(0, 40))}.`);
+    return n;
+  };
+  const maxSessions = read(HTTP_MAX_SESSIONS_ENV, 100_000);
+  const idleTimeoutMs = read(HTTP_SESSION_IDLE_ENV, 2_147_483_647);
+  return { ...(maxSessions ? { maxSessions } : {}), ...(idleTimeoutMs ? { idleTimeoutMs } : {}) };
+}
+
 /** Options of `serveHttp` (tests inject the stop signal; the CLI waits for SIGINT/SIGTERM). */
 export interface ServeHttpOptions {
   /** Resolves when the server should stop; default: the first SIGINT or SIGTERM of this process. */
@@ -52,11 +73,13 @@ export interface ServeHttpOptions {
  */
 export async function serveHttp(port: number, io: CliIO, options: ServeHttpOptions = {}): Promise<number> {
   const fixedToken = httpTokenFromEnv(io.env);
+  const limits = sessionLimitsFromEnv(io.env);
   const runtime = createRuntime(io);
   const service = new DrainingService(runtime.service);
   const endpoint = new McpHttpEndpoint({
     port,
     ...(fixedToken ? { token: fixedToken } : {}),
+    ...limits,
     createSession: () => ({ server: createMcpServer(service, { agent: 'mcp' }) }),
     log: (level, message) => {
       if (level !== 'info') io.stderr.write(safeText(`jevcp: ${message}\n`));
