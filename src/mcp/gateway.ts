@@ -12,7 +12,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { DecisionRecord } from '../ledger/record';
 import { RawArgumentsTap } from './raw-arguments';
-import { toCallToolResult, unknownToolResult } from './results';
+import { toCallToolResult } from './results';
+import { unknownTool } from './tool-call-errors';
 import { createMcpServer, toolListing } from './server';
 import { registryErrorDetails } from '../registry/errors';
 import { executionRecord } from '../registry/execute';
@@ -131,13 +132,13 @@ export function createGatewaySession(deps: GatewayDeps): GatewaySession {
   return { server, connected: (transport) => tap.attach(transport) };
 }
 
-/** A judgment tool the manifest denies gets the deciding rule; anything else is unknown. */
+/** A judgment or external tool the manifest denies gets the deciding rule; anything else is unknown (-32602). */
 function deniedOrUnknown(deps: GatewayDeps, name: string): CallToolResult {
-  if (deps.service.tools.has(name)) {
-    const decision = decideGrant(deps.manifest(), { id: name, name, bareOwner: true });
-    return { isError: true, content: [{ type: 'text', text: `Agent "${deps.agent}" may not call ${name}: ${decision.reason}.` }] };
-  }
-  return unknownToolResult(name);
+  const external = deps.registry()?.list().find((t) => t.transport === 'mcp' && namespacedName(t.server!, t.name) === name);
+  const ref = deps.service.tools.has(name) ? { id: name, name, bareOwner: true } : external && refOf(external);
+  if (!ref) throw unknownTool(name);
+  const decision = decideGrant(deps.manifest(), ref);
+  return { isError: true, content: [{ type: 'text', text: `Agent "${deps.agent}" may not call ${ref.id}: ${decision.reason}.` }] };
 }
 
 async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {

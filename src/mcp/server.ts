@@ -15,7 +15,8 @@ import { PACKAGE_VERSION, SERVER_NAME } from './identity';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { PACK_RESOURCES, type PackResource } from './packs';
 import { RawArgumentsTap } from './raw-arguments';
-import { toCallToolResult, unknownToolResult } from './results';
+import { toCallToolResult } from './results';
+import { guardToolCallParams, unknownTool } from './tool-call-errors';
 
 /** MCP error code for an unknown resource URI (MCP spec: resources, "Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -53,6 +54,7 @@ class JevMcpServer extends Server {
   }
 
   override async connect(transport: Transport): Promise<void> {
+    guardToolCallParams(transport);
     this.tap.attach(transport);
     await super.connect(transport);
   }
@@ -63,7 +65,7 @@ class JevMcpServer extends Server {
  * Streamable HTTP transport). Name `jev-control-panel`, version from package.json, capabilities tools +
  * resources, the 13 tools with input/output schemas, the jev://packs resources.
  *
- * tools/call: unknown name → isError text; otherwise `service.call(name, rawArgs, {signal})` where
+ * tools/call: malformed params or an unknown name → JSON-RPC error -32602 (tool-call-errors.ts); otherwise `service.call(name, rawArgs, {signal})` where
  * `signal` is the MCP request's abort signal (a client cancellation aborts the upstream request), and
  * the outcome maps to the success/failure envelope of the tool's family (results.ts).
  */
@@ -83,7 +85,7 @@ export function createMcpServer(service: JudgmentService, options: McpServerOpti
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const tool = service.tools.get(name);
-    if (!tool) return unknownToolResult(name);
+    if (!tool) throw unknownTool(name);
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
     const outcome = await service.call(name, args, { signal: extra.signal, agent });
     return toCallToolResult(outcome, tool.family);

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { DecisionRecord } from '../../src/ledger/record';
@@ -167,7 +168,7 @@ describe('cancellation', () => {
     const cancel = await rawPost(info.url, s.headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 11, reason: 'user' } }));
     assert.equal(cancel.status, 202);
     // Generous bound: the bug was a stream held 25 s and more.
-    const ended = await Promise.race([call.ended, new Promise<undefined>((r) => setTimeout(r, 5_000).unref())]);
+    const ended = await Promise.race([call.ended, sleep(5_000, undefined, { ref: false })]);
     assert.ok(ended, `the POST stream was still open 5 s after the cancellation (received: ${call.received().slice(0, 200)})`);
     call.abort();
     const { text, at } = ended;
