@@ -196,7 +196,7 @@ async function round(server, ledger, n) {
 const dir = mkdtempSync(join(tmpdir(), 'jev-http-load-'));
 const ledger = join(dir, 'ledger.jsonl');
 let server;
-let failed = false;
+let failed;
 try {
   server = await serve(cleanEnv({ JEV_MOCK: '1', JEV_LEDGER: ledger }));
   const rows = [];

@@ -119,7 +119,7 @@ export function createGatewaySession(deps: GatewayDeps): GatewaySession {
     const { name } = request.params;
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
     const tool = gatewayTools(deps).find((t) => t.name === name);
-    if (!tool) return deniedOrUnknown(deps, name);
+    if (!tool) return deniedOrUnknown(deps, name, args, extra.signal);
     if (tool.kind === 'judgment') {
       const definition = deps.service.tools.get(tool.target)!;
       const outcome = await deps.service.call(tool.target, args, { signal: extra.signal, agent: deps.agent });
@@ -132,13 +132,18 @@ export function createGatewaySession(deps: GatewayDeps): GatewaySession {
   return { server, connected: (transport) => tap.attach(transport) };
 }
 
-/** A judgment or external tool the manifest denies gets the deciding rule; anything else is unknown (-32602). */
-function deniedOrUnknown(deps: GatewayDeps, name: string): CallToolResult {
+/**
+ * A judgment tool the manifest denies gets the deciding rule. An external one goes to the registry, whose
+ * capability check refuses it before any transport and is recorded. Anything else is unknown (-32602).
+ */
+async function deniedOrUnknown(deps: GatewayDeps, name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  if (deps.service.tools.has(name)) {
+    const decision = decideGrant(deps.manifest(), { id: name, name, bareOwner: true });
+    return { isError: true, content: [{ type: 'text', text: `Agent "${deps.agent}" may not call ${name}: ${decision.reason}.` }] };
+  }
   const external = deps.registry()?.list().find((t) => t.transport === 'mcp' && namespacedName(t.server!, t.name) === name);
-  const ref = deps.service.tools.has(name) ? { id: name, name, bareOwner: true } : external && refOf(external);
-  if (!ref) throw unknownTool(name);
-  const decision = decideGrant(deps.manifest(), ref);
-  return { isError: true, content: [{ type: 'text', text: `Agent "${deps.agent}" may not call ${ref.id}: ${decision.reason}.` }] };
+  if (!external) throw unknownTool(name);
+  return callExternal(deps, { name, target: external.id, kind: 'external', listing: externalListing(name, external) }, args, signal);
 }
 
 async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal): Promise<CallToolResult> {

@@ -119,7 +119,15 @@ export interface StdioServing {
  * diagnostics go to stderr). Resolves once connected.
  */
 export async function serveStdio(service: JudgmentService, options: McpServerOptions = {}): Promise<StdioServing> {
-  const server = createMcpServer(service, options);
+  return serveStdioSession({ server: createMcpServer(service, options) });
+}
+
+/**
+ * Serves one prepared session (e.g. a gateway session, src/mcp/gateway.ts) over this process's
+ * stdin/stdout; `connected` runs once the transport is connected. Resolves once connected.
+ */
+export async function serveStdioSession(session: { server: Server; connected?: (transport: Transport) => void }): Promise<StdioServing> {
+  const { server } = session;
   const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -127,5 +135,6 @@ export async function serveStdio(service: JudgmentService, options: McpServerOpt
   // EOF on stdin ends the session (the SDK transport does not watch for it).
   process.stdin.once('end', () => void server.close());
   await server.connect(transport);
+  session.connected?.(transport);
   return { server, closed, close: () => server.close() };
 }
