@@ -14,7 +14,7 @@ import { decideGrant } from '../registry/manifest';
 import { refOf } from '../registry/registry';
 import type { GatewayDeps, GatewayTool } from './gateway';
 import { gatewayTools, namespacedName } from './gateway-tools';
-import { unknownToolResult } from './results';
+import { ProtocolError, unknownTool } from './tool-call-errors';
 import { cardResult } from './server';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { DecisionCard } from './app-card';
@@ -27,6 +27,8 @@ interface Refusal {
   target: string;
   error: JevErrorDetails;
   text: string;
+  /** No tool by this name at all: after recording, a protocol error (-32602), not a tool result. */
+  unknown?: true;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function gatewayCall(
     }
     return await callExternal(deps, tool, args, signal, started);
   } catch (err) {
+    if (err instanceof ProtocolError) throw err;
     const error = registryErrorDetails(err);
     return refuse(deps, args, started, { target: shown(name), error, text: error.message });
   }
@@ -138,7 +141,7 @@ function refusal(deps: GatewayDeps, name: string): Refusal {
   }
   const servers = registry?.servers.map((c) => c.name) ?? [];
   const detail = `agent ${JSON.stringify(deps.agent)} has no granted tool by this name (configured servers: ${servers.join(', ') || 'none'})`;
-  return { target: shown(name), error: registryErrorDetails(new ToolNotFoundError(shown(name), detail)), text: textOf(unknownToolResult(name)) };
+  return { target: shown(name), error: registryErrorDetails(new ToolNotFoundError(shown(name), detail)), text: unknownTool(name).message, unknown: true };
 }
 
 /** Runs an external tool through the registry (its capability check included) and records the call. */
@@ -161,17 +164,16 @@ async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown,
   return { content: [{ type: 'text', text }], structuredContent: outcome.result };
 }
 
-/** Records a call that never ran and answers it with `isError`. */
+/**
+ * Records a call that never ran and answers it with `isError`; an unknown name throws ProtocolError -32602
+ * instead (the MCP spec makes an unknown tool a protocol error), after it is recorded.
+ */
 function refuse(deps: GatewayDeps, args: unknown, started: number, refused: Refusal): CallToolResult {
   deps.record(executionRecord({ agent: deps.agent, tool: refused.target, input: args, thresholds: deps.floors(), started, outcome: { ok: false, error: refused.error } }));
+  if (refused.unknown) throw unknownTool(refused.target);
   return { isError: true, content: [{ type: 'text', text: refused.text }] };
 }
 
 function shown(name: string): string {
   return name.length > NAME_SHOWN ? `${name.slice(0, NAME_SHOWN)}…` : name;
-}
-
-function textOf(result: CallToolResult): string {
-  const first = result.content[0];
-  return first?.type === 'text' ? first.text : '';
 }

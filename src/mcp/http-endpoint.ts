@@ -5,7 +5,8 @@
  * one SDK `StreamableHTTPServerTransport` + one MCP server per session. Host-independent (no `vscode`).
  *
  * Order of checks per request: path → Host → Origin (403) → token (401) → method → session. A request that
- * fails a check never reaches the MCP server.
+ * fails a check never reaches the MCP server. Sessions (http-sessions.ts): a busy one is never closed, an
+ * idle one expires after `idleTimeoutMs`, and an initialize beyond `maxSessions` gets 503 with Retry-After.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -13,16 +14,15 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { configError } from '../judgment/errors';
+import { cancelledIds, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, SessionTable } from './http-sessions';
 import { bearerMatches, readBody } from './loopback-http';
 
 /** Request path of the endpoint. */
 export const ENDPOINT_PATH = '/mcp';
 /** Largest request body, bytes (matches the stdio server's limit: a valid 5 000-candidate jev_rank fits). */
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
-/** Sessions kept at once; the least recently used one is closed beyond it. */
-export const MAX_SESSIONS = 32;
 /** Longest wait at `stop()` for responses under way (e.g. a cancelled call's error) before connections are cut, ms. */
 export const STOP_GRACE_MS = 1_000;
 /** Shortest bearer token accepted from a caller, characters (a generated one has 43: 256 bits, base64url). */
@@ -56,14 +56,11 @@ export interface EndpointOptions {
   port?: number;
   /** Fixed bearer token (checked by `bearerTokenProblem`; the constructor throws Error if it fails); absent = a new random one at every start. */
   token?: string;
+  /** Sessions open at once, an integer ≥ 1 (default DEFAULT_MAX_SESSIONS); an initialize beyond it gets 503 + Retry-After. */
   maxSessions?: number;
+  /** Idle time after which a session is closed, ms, an integer ≥ 1 (default DEFAULT_SESSION_IDLE_MS). */
+  idleTimeoutMs?: number;
   maxBodyBytes?: number;
-}
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  server: Server;
-  lastUsed: number;
 }
 
 /** The endpoint. `start()` is idempotent; `stop()` closes every session and the listener. */
@@ -71,14 +68,23 @@ export class McpHttpEndpoint {
   private http?: HttpServer;
   private current?: EndpointInfo;
   private starting?: Promise<EndpointInfo>;
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions: SessionTable;
 
-  /** @throws JevError CONFIG_ERROR when `options.token` fails `bearerTokenProblem` or `options.port` is not an integer in 0–65535. */
+  /**
+   * @throws JevError CONFIG_ERROR when `options.token` fails `bearerTokenProblem`, `options.port` is not an
+   * integer in 0–65535, or `maxSessions` / `idleTimeoutMs` is not an integer ≥ 1.
+   */
   constructor(private readonly options: EndpointOptions) {
     const problem = options.token === undefined ? undefined : bearerTokenProblem(options.token);
     if (problem) throw configError(`McpHttpEndpoint: token ${problem}`);
     const port = options.port ?? 0;
     if (!Number.isInteger(port) || port < 0 || port > 65_535) throw configError(`McpHttpEndpoint: port must be an integer in 0–65535, got ${port}`);
+    const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
+    for (const [name, value] of [['maxSessions', maxSessions], ['idleTimeoutMs', idleTimeoutMs]] as const) {
+      if (!Number.isSafeInteger(value) || value < 1) throw configError(`McpHttpEndpoint: ${name} must be an integer ≥ 1, got ${value}`);
+    }
+    this.sessions = new SessionTable({ maxSessions, idleTimeoutMs }, (message) => options.log?.('info', message));
   }
 
   /** The running endpoint, if started. */
@@ -130,9 +136,7 @@ export class McpHttpEndpoint {
     const http = this.http;
     this.http = undefined;
     this.current = undefined;
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(sessions.map((s) => closeSession(s)));
+    await this.sessions.closeAll();
     if (http) {
       // Closed sessions have ended their streams; let what is still being written reach the client, then cut.
       await new Promise<void>((resolve) => {
@@ -193,42 +197,48 @@ export class McpHttpEndpoint {
   private async forward(sessionId: string, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) return jsonError(res, 404, -32001, 'Session not found');
-    session.lastUsed = Date.now();
+    if (req.method === 'GET') session.stream(res);
+    const messages = messagesOf(body);
+    session.post(messages, res);
     await session.transport.handleRequest(req, res, body);
+    // The protocol has acted on the cancellations by now (their POST is answered 202 after dispatch).
+    const cancelled = cancelledIds(messages);
+    if (cancelled.length > 0) session.cancelled(cancelled);
   }
 
   private async openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const max = this.options.maxSessions ?? MAX_SESSIONS;
-    while (this.sessions.size >= max) {
-      const [oldestId, oldest] = [...this.sessions.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed)[0]!;
-      this.sessions.delete(oldestId);
-      void closeSession(oldest);
+    const place = this.sessions.reserve();
+    if ('retryAfterS' in place) {
+      res.setHeader('Retry-After', String(place.retryAfterS));
+      this.options.log?.('warn', `MCP endpoint at capacity (${this.sessions.size} sessions busy or not yet expired): initialize refused with 503`);
+      return jsonError(res, 503, -32000, `Service unavailable: too many MCP sessions; retry in ${place.retryAfterS} s`);
     }
-    const { server, connected } = this.options.createSession();
-    // Host and Origin were checked in handle(), before any session exists.
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, lastUsed: Date.now() });
-      },
-    });
-    // Set before connect: the protocol chains it, so a session closed by DELETE leaves the map too.
-    transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id && this.sessions.get(id)?.transport === transport) this.sessions.delete(id);
-    };
-    await server.connect(transport);
-    connected?.(transport);
-    await transport.handleRequest(req, res, body);
+    try {
+      const { server, connected } = this.options.createSession();
+      // Host and Origin were checked in handle(), before any session exists.
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.sessions.add(id, transport, server);
+        },
+      });
+      // Set before connect: the protocol chains it, so a session closed by DELETE leaves the table too.
+      transport.onclose = () => this.sessions.forget(transport);
+      await server.connect(transport);
+      connected?.(transport);
+      await transport.handleRequest(req, res, body);
+      // An initialize the transport refused (e.g. a bad body) opened no session: do not keep its server.
+      if (transport.sessionId === undefined || this.sessions.get(transport.sessionId)?.transport !== transport) await server.close().catch(() => undefined);
+    } finally {
+      place.release();
+    }
   }
 }
 
-async function closeSession(session: Session): Promise<void> {
-  try {
-    await session.server.close();
-  } catch {
-    // already closed
-  }
+/** The JSON-RPC messages of a POST body (one or a batch); nothing for GET and DELETE. */
+function messagesOf(body: unknown): JSONRPCMessage[] {
+  if (Array.isArray(body)) return body as JSONRPCMessage[];
+  return typeof body === 'object' && body !== null ? [body as JSONRPCMessage] : [];
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { interceptMessages } from './message-intercept';
 
 /**
  * Keeps the raw `tools/call` arguments that the SDK would alter before our handler sees them.
@@ -22,39 +23,10 @@ export class RawArgumentsTap {
    * `observe` first. Taps stack: a tap attached over another one sees every message too.
    */
   attach(transport: Transport): void {
-    const wrap = (fn: Transport['onmessage']): Transport['onmessage'] =>
-      fn &&
-      ((message, extra) => {
-        this.observe(message);
-        fn(message, extra);
-      });
-    const inherited = accessorOf(transport, 'onmessage');
-    if (inherited?.set) {
-      // An accessor (the SDK's Node Streamable HTTP transport forwards onmessage to an inner transport):
-      // keep forwarding through the original setter, with the wrapped handler.
-      // Both accessors are only ever called with .call(transport).
-      // eslint-disable-next-line @typescript-eslint/unbound-method
-      const { get, set } = inherited;
-      const current = get?.call(transport) as Transport['onmessage'];
-      Object.defineProperty(transport, 'onmessage', {
-        configurable: true,
-        enumerable: true,
-        get: () => get?.call(transport) as Transport['onmessage'],
-        set: (fn: Transport['onmessage']) => set.call(transport, wrap(fn)),
-      });
-      // Attached after connect: route the live handler through this tap as well. (A tap underneath wraps
-      // it once more and observes twice; observe is idempotent per request id.)
-      if (current) set.call(transport, wrap(current));
-      return;
-    }
-    let handler = wrap(transport.onmessage);
-    Object.defineProperty(transport, 'onmessage', {
-      configurable: true,
-      enumerable: true,
-      get: () => handler,
-      set: (fn: Transport['onmessage']) => {
-        handler = wrap(fn);
-      },
+    interceptMessages(transport, (message, extra, next) => {
+      // A tap underneath another one observes twice; observe is idempotent per request id.
+      this.observe(message);
+      next(message, extra);
     });
   }
 
@@ -74,13 +46,4 @@ export class RawArgumentsTap {
     this.kept.delete(id);
     return args;
   }
-}
-
-/** The accessor descriptor of `key` on `obj` or its prototype chain, if `key` is an accessor. */
-function accessorOf(obj: object, key: string): PropertyDescriptor | undefined {
-  for (let o: object | null = obj; o; o = Object.getPrototypeOf(o) as object | null) {
-    const d = Object.getOwnPropertyDescriptor(o, key);
-    if (d) return d.get || d.set ? d : undefined;
-  }
-  return undefined;
 }

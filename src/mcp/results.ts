@@ -31,9 +31,3 @@ export function failureResult(error: JevError, family: ToolFamily): CallToolResu
 export function toCallToolResult(outcome: CallOutcome, family: ToolFamily): CallToolResult {
   return outcome.ok ? successResult(outcome.result, family) : failureResult(outcome.error, family);
 }
-
-/** Result for a tool name the server does not have (plain text, isError). The name is quoted and capped. */
-export function unknownToolResult(name: string): CallToolResult {
-  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
-  return { isError: true, content: [{ type: 'text', text: `Unknown tool: ${JSON.stringify(shown)}` }] };
-}

@@ -17,7 +17,8 @@ import { PACKAGE_VERSION, SERVER_NAME } from './identity';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { PACK_RESOURCES, type PackResource } from './packs';
 import { RawArgumentsTap } from './raw-arguments';
-import { toCallToolResult, unknownToolResult } from './results';
+import { toCallToolResult } from './results';
+import { guardToolCallParams, unknownTool } from './tool-call-errors';
 
 /** MCP error code for an unknown resource URI (MCP spec: resources, "Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -64,6 +65,7 @@ class JevMcpServer extends Server {
   }
 
   override async connect(transport: Transport): Promise<void> {
+    guardToolCallParams(transport);
     this.tap.attach(transport);
     await super.connect(transport);
   }
@@ -74,7 +76,7 @@ class JevMcpServer extends Server {
  * Streamable HTTP transport). Name `jev-control-panel`, version from package.json, capabilities tools +
  * resources, the 13 tools with input/output schemas, the jev://packs resources.
  *
- * tools/call: unknown name → isError text; otherwise `service.call(name, rawArgs, {signal})` where
+ * tools/call: malformed params or an unknown name → JSON-RPC error -32602 (tool-call-errors.ts); otherwise `service.call(name, rawArgs, {signal})` where
  * `signal` is the MCP request's abort signal (a client cancellation aborts the upstream request), and
  * the outcome maps to the success/failure envelope of the tool's family (results.ts).
  */
@@ -95,7 +97,7 @@ export function createMcpServer(service: JudgmentService, options: McpServerOpti
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const tool = service.tools.get(name);
-    if (!tool) return unknownToolResult(name);
+    if (!tool) throw unknownTool(name);
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
     const outcome = await service.call(name, args, { signal: extra.signal, agent });
     return cardResult(server, card, tool, outcome);
@@ -143,7 +145,15 @@ export interface StdioServing {
  * diagnostics go to stderr). Resolves once connected.
  */
 export async function serveStdio(service: JudgmentService, options: McpServerOptions = {}): Promise<StdioServing> {
-  const server = createMcpServer(service, options);
+  return serveStdioSession({ server: createMcpServer(service, options) });
+}
+
+/**
+ * Serves one prepared session (e.g. a gateway session, src/mcp/gateway.ts) over this process's
+ * stdin/stdout; `connected` runs once the transport is connected. Resolves once connected.
+ */
+export async function serveStdioSession(session: { server: Server; connected?: (transport: Transport) => void }): Promise<StdioServing> {
+  const { server } = session;
   const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: STDIO_MAX_MESSAGE_BYTES });
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -151,5 +161,6 @@ export async function serveStdio(service: JudgmentService, options: McpServerOpt
   // EOF on stdin ends the session (the SDK transport does not watch for it).
   process.stdin.once('end', () => void server.close());
   await server.connect(transport);
+  session.connected?.(transport);
   return { server, closed, close: () => server.close() };
 }

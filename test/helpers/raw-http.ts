@@ -1,14 +1,16 @@
 /**
  * Raw HTTP for endpoint tests, where an SDK client would hide what is under test: a POST with full control
- * over the headers (Host and Origin included), and a loopback port with nothing listening.
+ * over the headers (Host and Origin included), a POST whose response stream is watched as it arrives, and a
+ * loopback port with nothing listening.
  */
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 
 /** Status and body text of one raw response. */
 export interface RawResponse {
   status: number;
   text: string;
+  headers: IncomingHttpHeaders;
 }
 
 /**
@@ -20,11 +22,45 @@ export function rawPost(url: string | URL, headers: Record<string, string>, body
     const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** A POST whose response is still arriving: its status and headers first, then the end of its body. */
+export interface RawStream {
+  /** Resolves with the status and headers as soon as they arrive. */
+  head: Promise<{ status: number; headers: IncomingHttpHeaders }>;
+  /** Resolves with the whole body text and `Date.now()` at its end (or when the connection closed). */
+  ended: Promise<{ text: string; at: number }>;
+  /** The body received so far. */
+  received(): string;
+  /** Destroys the request (the client goes away). */
+  abort(): void;
+}
+
+/** Like rawPost, but hands back the response as it streams (for SSE answers that stay open). */
+export function rawPostStream(url: string | URL, headers: Record<string, string>, body: string): RawStream {
+  let text = '';
+  type Head = { status: number; headers: IncomingHttpHeaders };
+  let resolveHead!: (v: Head) => void;
+  let rejectHead!: (err: Error) => void;
+  const head = new Promise<Head>((resolve, reject) => ((resolveHead = resolve), (rejectHead = reject)));
+  let resolveEnded!: (v: { text: string; at: number }) => void;
+  const ended = new Promise<{ text: string; at: number }>((resolve) => (resolveEnded = resolve));
+  const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+    resolveHead({ status: res.statusCode ?? 0, headers: res.headers });
+    res.on('data', (c: Buffer) => (text += c.toString()));
+    res.on('close', () => resolveEnded({ text, at: Date.now() }));
+  });
+  req.on('error', (err) => {
+    rejectHead(err);
+    resolveEnded({ text, at: Date.now() });
+  });
+  req.end(body);
+  return { head, ended, received: () => text, abort: () => req.destroy() };
 }
 
 /** A JSON-RPC `initialize` request as raw text (protocol 2025-06-18). */

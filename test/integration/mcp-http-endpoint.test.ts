@@ -117,9 +117,7 @@ describe('editor tools', () => {
       const refused = await client.callTool({ name: 'jev_gate', arguments: {} });
       assert.equal(refused.isError, true);
       assert.match(JSON.stringify(refused.content), /may not call jev_gate: denied by/);
-      const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} });
-      assert.equal(unknown.isError, true);
-      assert.match(JSON.stringify(unknown.content), /Unknown tool/);
+      await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (err: { code?: number }) => err.code === -32602);
     } finally {
       manifest = { name: 'editor', tools: ALL_TOOLS.map((t) => t.name) };
     }
@@ -146,6 +144,14 @@ describe('editor tools', () => {
       const bad = await client.callTool({ name: 'fixture__echo', arguments: { text: 42 } });
       assert.equal(bad.isError, true);
       assert.ok(records.at(-1)!.error);
+      // Revoked: not listed; a call is refused by the registry's capability check (recorded), while a name no server has is -32602.
+      manifest = { name: 'editor', tools: ['jev_step', '!fixture/*'] };
+      const refused = await client.callTool({ name: 'fixture__echo', arguments: { text: 'again' } });
+      assert.equal(refused.isError, true);
+      assert.match(JSON.stringify(refused.content), /may not call \\"fixture\/echo\\": denied by/);
+      assert.equal(records.at(-1)!.tool, 'fixture/echo');
+      assert.ok(records.at(-1)!.error);
+      await assert.rejects(client.callTool({ name: 'fixture__nope', arguments: {} }), (err: { code?: number }) => err.code === -32602);
     } finally {
       manifest = { name: 'editor', tools: ALL_TOOLS.map((t) => t.name) };
     }

@@ -95,9 +95,8 @@ describe('MCP over stdio with the fake System One server', () => {
     assert.equal(jv.structuredContent, undefined);
     assert.equal(textOf(jv), 'Missing required argument: state');
 
-    const unknown = (await conn.client.callTool({ name: 'no_such_tool', arguments: {} })) as CallToolResult;
-    assert.equal(unknown.isError, true);
-    assert.match(textOf(unknown), /Unknown tool: "no_such_tool"/);
+    // An unknown tool is a protocol error (-32602), not a tool result (test/integration/mcp-tool-call-errors.test.ts).
+    await assert.rejects(conn.client.callTool({ name: 'no_such_tool', arguments: {} }), (err: { code?: number; message?: string }) => err.code === -32602 && /Unknown tool: "no_such_tool"/.test(err.message ?? ''));
   });
 
   it('sees an own top-level __proto__ argument exactly as sent (the SDK parse would drop it)', async () => {

@@ -247,6 +247,25 @@ describe('serve --http configuration', () => {
     assert.equal(r.stdout, '');
   });
 
+  it('JEV_HTTP_MAX_SESSIONS caps the sessions: the initialize past it gets 503 + Retry-After; a bad value exits 2 naming it', async () => {
+    const served = await serve(cleanEnv({ JEV_HTTP_MAX_SESSIONS: '1', JEV_HTTP_SESSION_IDLE_MS: '60000' }));
+    try {
+      const auth = { authorization: `Bearer ${served.token}` };
+      assert.equal((await post(served.port, auth, RAW_INITIALIZE)).status, 200);
+      const refused = await post(served.port, auth, RAW_INITIALIZE);
+      assert.equal(refused.status, 503);
+      assert.match(String(refused.headers['retry-after']), /^\d+$/);
+    } finally {
+      served.child.kill('SIGTERM');
+      assert.equal((await served.exited).code, 0);
+    }
+    for (const [name, value] of [['JEV_HTTP_MAX_SESSIONS', '0'], ['JEV_HTTP_SESSION_IDLE_MS', '10s']]) {
+      const r = await serveFails(cleanEnv({ [name!]: value! }), '0');
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, new RegExp(`CONFIG_ERROR: ${name} must be a whole number`));
+    }
+  });
+
   it('a bad PORT exits 2; a port already in use exits 3 saying so', async () => {
     for (const bad of ['abc', '65536', '80.5', '0x50', '']) {
       const r = await serveFails(cleanEnv(), bad);

@@ -4,10 +4,14 @@ import { createMcpServer } from '../../mcp/server';
 import { type CallOptions, type CallOutcome, JudgmentService } from '../../tools/judgment-service';
 import { EXIT, type CliIO } from '../io';
 import { createRuntime } from '../runtime';
+import { openAgentServing, type AgentServeOptions, type AgentServing } from './serve-agent';
 import { safeText } from '../safe-text';
 
 /** Environment variable holding a fixed bearer token for `serve --http`. */
 export const HTTP_TOKEN_ENV = 'JEV_HTTP_TOKEN';
+/** Environment variables of the session limits of `serve --http` (defaults in src/mcp/http-sessions.ts). */
+export const HTTP_MAX_SESSIONS_ENV = 'JEV_HTTP_MAX_SESSIONS';
+export const HTTP_SESSION_IDLE_ENV = 'JEV_HTTP_SESSION_IDLE_MS';
 /** Longest wait for cancelled in-flight calls to settle (answered and recorded) at shutdown, ms. */
 const DRAIN_MS = 2_000;
 
@@ -35,29 +39,59 @@ export function httpTokenFromEnv(env: Record<string, string | undefined>): strin
   return token;
 }
 
+/**
+ * Session limits from JEV_HTTP_MAX_SESSIONS (sessions, 1–100000) and JEV_HTTP_SESSION_IDLE_MS (ms,
+ * 1–2147483647); unset or blank = the endpoint's default.
+ * @throws JevError CONFIG_ERROR naming the variable and the rule.
+ */
+export function sessionLimitsFromEnv(env: Record<string, string | undefined>): { maxSessions?: number; idleTimeoutMs?: number } {
+  const read = (name: string, max: number): number | undefined => {
+    const raw = env[name]?.trim();
+    if (!raw) return undefined;
+    const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > max) throw configError(`${name} must be a whole number (digits only) from 1 to ${max}; got ${JSON.stringify(raw.slice(0, 40))}.`);
+    return n;
+  };
+  const maxSessions = read(HTTP_MAX_SESSIONS_ENV, 100_000);
+  const idleTimeoutMs = read(HTTP_SESSION_IDLE_ENV, 2_147_483_647);
+  return { ...(maxSessions ? { maxSessions } : {}), ...(idleTimeoutMs ? { idleTimeoutMs } : {}) };
+}
+
 /** Options of `serveHttp` (tests inject the stop signal; the CLI waits for SIGINT/SIGTERM). */
 export interface ServeHttpOptions {
   /** Resolves when the server should stop; default: the first SIGINT or SIGTERM of this process. */
   stop?: Promise<string>;
+  /** Serve this agent's granted tools through the gateway (serve-agent.ts) instead of the 13 judgment tools. */
+  agent?: AgentServeOptions;
 }
 
 /**
  * `jevcp serve --http PORT`: the 13 judgment tools over Streamable HTTP on 127.0.0.1 (README "The CLI"),
- * with the same provider, configuration and ledger as stdio `serve` (calls are recorded as agent `mcp`).
+ * with the same provider, configuration and ledger as stdio `serve` (calls are recorded as agent `mcp`);
+ * with `options.agent`, that agent's granted tools instead (serve-agent.ts), its servers shut down at stop.
  * Prints the URL and the client header (with the token when generated) once on stderr; stdout stays empty.
  * On stop: cancels the calls in flight (their upstream requests are aborted; each client gets its CANCELLED
  * error result, recorded in the ledger), waits up to 2 s for them, closes every session and the listener,
  * closes the ledger and resolves 0. Exit 2: bad JEV_HTTP_TOKEN or configuration; 3: the port cannot be bound.
- * @throws JevError CONFIG_ERROR (token, configuration) — the caller reports it.
+ * @throws JevError CONFIG_ERROR (token, configuration), INVALID_INPUT (unknown agent) — the caller reports it.
  */
 export async function serveHttp(port: number, io: CliIO, options: ServeHttpOptions = {}): Promise<number> {
   const fixedToken = httpTokenFromEnv(io.env);
+  const limits = sessionLimitsFromEnv(io.env);
   const runtime = createRuntime(io);
   const service = new DrainingService(runtime.service);
+  let agent: AgentServing | undefined;
+  try {
+    agent = options.agent && (await openAgentServing(options.agent, runtime, io));
+  } catch (err) {
+    runtime.close();
+    throw err;
+  }
   const endpoint = new McpHttpEndpoint({
     port,
     ...(fixedToken ? { token: fixedToken } : {}),
-    createSession: () => ({ server: createMcpServer(service, { agent: 'mcp' }) }),
+    ...limits,
+    createSession: () => (agent ? agent.createSession(service) : { server: createMcpServer(service, { agent: 'mcp' }) }),
     log: (level, message) => {
       if (level !== 'info') io.stderr.write(safeText(`jevcp: ${message}\n`));
     },
@@ -67,6 +101,7 @@ export async function serveHttp(port: number, io: CliIO, options: ServeHttpOptio
   try {
     info = await endpoint.start();
   } catch (err) {
+    await agent?.close();
     runtime.close();
     const code = (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
     io.stderr.write(`jevcp: serve: cannot listen on 127.0.0.1:${port} (${code}); choose another PORT, or 0 for a random free one\n`);
@@ -78,6 +113,7 @@ export async function serveHttp(port: number, io: CliIO, options: ServeHttpOptio
   service.cancelAll();
   await service.drain(DRAIN_MS);
   await endpoint.stop();
+  await agent?.close();
   runtime.close();
   io.stderr.write(`jevcp: serve: stopped (${signal})\n`);
   return EXIT.OK;
