@@ -85,7 +85,10 @@ export interface ServerView {
   status: ConnectionStatus;
   /** Qualified ids of the server's last known tools. */
   tools: string[];
+  /** Per-call timeout, ms (progress restarts it). */
   timeoutMs: number;
+  /** Total cap of one call, ms. */
+  maxTotalTimeoutMs: number;
   /** Last stderr lines (bounded). */
   stderr: string[];
 }
@@ -192,6 +195,7 @@ export class ToolRegistry {
       status: c.status,
       tools: c.tools.map((t) => `${c.name}/${t.name}`),
       timeoutMs: c.timeoutMs,
+      maxTotalTimeoutMs: c.maxTotalTimeoutMs,
       stderr: c.stderr.slice(-20),
     }));
   }
