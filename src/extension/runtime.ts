@@ -67,6 +67,7 @@ export class JevRuntime implements vscode.Disposable {
       client: mcpClient.options,
       service: this.service,
       changed: () => this.serversEmitter.fire(),
+      callEvent: (event) => this.feed.callEvent(event),
       toolsChanged: () => {
         this.agentsEmitter.fire();
         this.endpoint.toolsChanged();

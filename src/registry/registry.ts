@@ -1,6 +1,6 @@
 import { configError, type JevErrorDetails } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
-import { McpConnection, type ConnectionOptions, type ConnectionStatus } from './connection';
+import { McpConnection, type CallProgress, type ConnectionOptions, type ConnectionStatus } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
 import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest, type ToolRef } from './manifest';
 import { checkJsonObject, mapCallResult } from './result';
@@ -67,10 +67,14 @@ export interface WhyAnswer extends GrantDecision {
   known: boolean;
 }
 
-/** Events for logs and the panel's feed (every tool call is reported, ok or not). Params: names only. */
+/**
+ * Events for logs and the panel's feed (every tool call is reported, ok or not). Params: names only.
+ * `call` numbers the calls of one registry, so a call's `tool.progress` events match its `tool.call`.
+ */
 export type RegistryEvent =
-  | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
-  | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
+  | { type: 'tool.call'; time: number; call: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
+  | { type: 'tool.call'; time: number; call: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
+  | { type: 'tool.progress'; time: number; call: number; agent: string; tool: string; elapsed_ms: number; progress: CallProgress }
   | { type: 'tool.denied'; time: number; agent: string; tool: string; rule: string | null; reason: string }
   | { type: 'server.status'; time: number; server: string; status: ConnectionStatus }
   | { type: 'server.tools'; time: number; server: string; tools: string[] };
@@ -106,6 +110,8 @@ export interface RegistryCallOptions {
   signal?: AbortSignal;
   /** Overrides the server's per-call timeout, ms (external tools only). */
   timeoutMs?: number;
+  /** Hears the progress notifications of an external call (also emitted as `tool.progress` events). */
+  onProgress?: (progress: CallProgress) => void;
 }
 
 const TOOL_NAME = /^[^\s/]+$/;
@@ -118,6 +124,7 @@ export class ToolRegistry {
   private readonly onEvent?: (event: RegistryEvent) => void;
   /** Resolutions of names, valid until a tool list or an in-process registration changes. */
   private readonly resolved = new Map<string, ResolvedTool | undefined>();
+  private callSeq = 0;
 
   /** Throws JevError CONFIG_ERROR when two servers share a name. */
   constructor(options: RegistryOptions = {}) {
@@ -368,13 +375,19 @@ export class ToolRegistry {
 
     if (!this.onEvent) return this.dispatch(agent, resolved, params, opts);
     const started = Date.now();
+    const call = ++this.callSeq;
     const names = params && typeof params === 'object' ? Object.keys(params).sort() : [];
+    const id = resolved.id;
+    const onProgress = (progress: CallProgress) => {
+      opts.onProgress?.(progress);
+      this.emit({ type: 'tool.progress', time: Date.now(), call, agent, tool: id, elapsed_ms: Date.now() - started, progress });
+    };
     try {
-      const result = await this.dispatch(agent, resolved, params, opts);
-      this.emit({ type: 'tool.call', time: Date.now(), agent, tool: resolved.id, transport: resolved.transport, ok: true, latency_ms: Date.now() - started, params: names });
+      const result = await this.dispatch(agent, resolved, params, { ...opts, onProgress });
+      this.emit({ type: 'tool.call', time: Date.now(), call, agent, tool: id, transport: resolved.transport, ok: true, latency_ms: Date.now() - started, params: names });
       return result;
     } catch (err) {
-      this.emit({ type: 'tool.call', time: Date.now(), agent, tool: resolved.id, transport: resolved.transport, ok: false, latency_ms: Date.now() - started, params: names, error: registryErrorDetails(err) });
+      this.emit({ type: 'tool.call', time: Date.now(), call, agent, tool: id, transport: resolved.transport, ok: false, latency_ms: Date.now() - started, params: names, error: registryErrorDetails(err) });
       throw err;
     }
   }
@@ -413,7 +426,7 @@ export class ToolRegistry {
       return checkJsonObject(tool.id, value);
     }
     const conn = this.server(tool.server!)!;
-    const raw = await conn.callTool(tool.name, params, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+    const raw = await conn.callTool(tool.name, params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress });
     return mapCallResult(tool.id, raw, tool.server);
   }
 
