@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readLedger, readLedgerTail } from '../ledger/jsonl';
+import { boundRecord } from '../ledger/bound';
 import type { DecisionRecord } from '../ledger/record';
 import type { RegistryEvent } from '../registry/registry';
 import { feedRowOf, type FeedProgress, type FeedRow } from './protocol';
@@ -23,6 +24,8 @@ export const LEDGER_TAIL_BYTES = 32 * 1024 * 1024;
 export interface FeedStoreOptions {
   maxRows?: number;
   maxRecords?: number;
+  /** Cap of a kept record's input and result, bytes (default 65 536). */
+  maxRecordedBytes?: number;
   /** Ledger file to look up records not in memory. */
   ledgerPath?: () => string | undefined;
 }
@@ -38,8 +41,12 @@ export class FeedStore {
 
   constructor(private readonly options: FeedStoreOptions = {}) {}
 
-  /** Adds one record (newest) and tells listeners. Returns its row. */
-  add(record: DecisionRecord): FeedRow {
+  /**
+   * Adds one record (newest) and tells listeners. Returns its row. An input or result above the cap is
+   * kept as its preview marker (src/ledger/bound.ts), as the ledger keeps it: the panel shows a preview.
+   */
+  add(full: DecisionRecord): FeedRow {
+    const record = boundRecord(full, this.options.maxRecordedBytes);
     const row = feedRowOf(record);
     this.feed.push(row);
     const maxRows = this.options.maxRows ?? MAX_FEED_ROWS;

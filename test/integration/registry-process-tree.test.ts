@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ToolRegistry } from '../../src/registry/registry';
 import type { ServerConfig } from '../../src/registry/servers';
-import { noul, score, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
-import { pick } from '../helpers/decision-harness';
+import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
+import { firstCallAnswerer } from '../helpers/step-answers';
 import { alive, allGone, capture } from '../helpers/processes';
 
 const root = join(__dirname, '..', '..');
@@ -150,24 +150,7 @@ describe('jevcp runs leave no server process behind', () => {
     writeFileSync(join(ws, '.jev', 'config.json'), JSON.stringify({ agents: [{ name: 'ops', tools: ['launched/ok'] }], servers }));
     // A judge that routes to tools and picks the first eligible call (so --execute runs launched/ok).
     upstream = await startFakeSystemOne();
-    upstream.setAnswerer((req) => {
-      const body = req.body as { model: string; questions: Record<string, unknown> };
-      const ids = Object.keys(body.questions);
-      const n = ids.filter((k) => k.startsWith('suitable_')).length;
-      const answers: Record<string, unknown> = {
-        next: pick(['continue', 'retry', 'ask_user', 'stop'], 'continue', 0.97),
-        model_tier: pick(['cheap', 'standard', 'reasoning'], 'standard', 0.97),
-        focus: pick(['edit', 'search', 'test', 'read', 'plan'], 'read', 0.9),
-        risk: score(3, [0.95, 0.04, 0.01], 0.925),
-        done_enough: noul(0.2),
-        needs_more_context: noul(0.05),
-        needs_generation: noul(0.95),
-        tests_likely_fail: noul(0.3),
-        selected: pick(['none', ...Array.from({ length: n }, (_, i) => `call_${i}`)], 'call_0', 0.97),
-        ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`suitable_${i}`, noul(0.95)])),
-      };
-      return { model: body.model, usage: { input_tokens: 10, output_tokens: 10 }, answers: Object.fromEntries(ids.map((id) => [id, answers[id]])) };
-    });
+    upstream.setAnswerer(firstCallAnswerer);
   });
 
   after(async () => {
