@@ -14,7 +14,7 @@ export type ConnectionState = 'starting' | 'ready' | 'error' | 'closed';
 /** Snapshot of a connection's health, as shown by `jevcp servers` and the panel. */
 export interface ConnectionStatus {
   state: ConnectionState;
-  /** Why the state is `error` (spawn error text, exit code, last stderr lines, timeout, bad stdout line). */
+  /** Why the state is `error` (command not found, exit code, last stderr lines, startup timeout naming stray stdout output, an over-long stdout line). */
   reason?: string;
   /** Epoch ms of the last state change. */
   since: number;

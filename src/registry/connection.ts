@@ -300,7 +300,7 @@ export class McpConnection {
    * timeout, up to `maxTotalTimeoutMs`; an abandoned call is cancelled (notifications/cancelled).
    * Throws ToolCallError: `unavailable` when not ready (with the status reason), `timeout` after the
    * per-call timeout or the total cap, `transport` when the connection fails during the call (exit code, stderr tail, or
-   * the bad stdout line), `tool_error` when the server rejects the request, `cancelled` on abort.
+   * an over-long stdout line), `tool_error` when the server rejects the request, `cancelled` on abort.
    */
   async callTool(tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const id = `${this.name}/${tool}`;

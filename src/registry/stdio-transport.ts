@@ -160,10 +160,12 @@ export class ProcessTreeStdioTransport implements Transport {
     if (!this.closing) {
       this.closing = (async () => {
         const child = this.child;
-        if (child) {
+        if (child?.pid !== undefined) {
           await closeProcessTree(child, this.timing);
           // Let the last stdout bytes of an exited server arrive before reporting the close.
-          await Promise.race([this.streamsClosed, new Promise((r) => setTimeout(r, 500))]);
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([this.streamsClosed, new Promise((r) => (timer = setTimeout(r, 500)))]);
+          clearTimeout(timer);
         }
         this.untrack();
         this.chunks = [];

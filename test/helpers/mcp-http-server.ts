@@ -1,6 +1,6 @@
 /**
  * A small Streamable HTTP MCP server on 127.0.0.1 for registry tests (real SDK server, real HTTP).
- * Tools: `echo {message}` → structured `{echo}`, `add {a, b}` → structured `{sum}`, `add_tool` (registers
+ * Tools: `echo {message}` → structured `{echo}`, `add {a, b}` → structured `{sum}`, and on request `add_tool` (registers
  * `extra` in the caller's session, which sends notifications/tools/list_changed). Counts tools/call
  * requests that reach it, records the session ids of DELETE requests and the sessions still open, and
  * requires `Authorization: Bearer <token>` when a token is given.
@@ -23,7 +23,7 @@ export interface TestHttpServer {
   close(): Promise<void>;
 }
 
-function buildServer(): McpServer {
+function buildServer(withAddTool: boolean): McpServer {
   const server = new McpServer({ name: 'test-http', version: '1.0.0' });
   server.registerTool(
     'echo',
@@ -35,15 +35,15 @@ function buildServer(): McpServer {
     { description: 'Add two numbers over HTTP.', inputSchema: { a: z.number(), b: z.number() }, outputSchema: { sum: z.number() }, annotations: { readOnlyHint: true } },
     async ({ a, b }) => ({ structuredContent: { sum: a + b }, content: [{ type: 'text', text: JSON.stringify({ sum: a + b }) }] }),
   );
-  server.registerTool('add_tool', { description: 'Adds the tool "extra" to this session.', inputSchema: {} }, async () => {
+  if (withAddTool) server.registerTool('add_tool', { description: 'Adds the tool "extra" to this session.', inputSchema: {} }, async () => {
     server.registerTool('extra', { description: 'Added at run time.', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: JSON.stringify({ extra: true }) }] }));
     return { content: [{ type: 'text', text: JSON.stringify({ added: 'extra' }) }] };
   });
   return server;
 }
 
-/** Starts the server on a random loopback port. */
-export async function startHttpMcpServer(token?: string): Promise<TestHttpServer> {
+/** Starts the server on a random loopback port; `options.addTool` offers the `add_tool` tool too. */
+export async function startHttpMcpServer(token?: string, options: { addTool?: boolean } = {}): Promise<TestHttpServer> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   let calls = 0;
   const deletes: string[] = [];
@@ -71,7 +71,7 @@ export async function startHttpMcpServer(token?: string): Promise<TestHttpServer
         created.onclose = () => {
           if (created.sessionId) transports.delete(created.sessionId);
         };
-        await buildServer().connect(created);
+        await buildServer(options.addTool === true).connect(created);
         transport = created;
       }
       await transport.handleRequest(req, res, body);

@@ -30,7 +30,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, ms = 8
 describe('Streamable HTTP sessions: DELETE on close, tools/list_changed refreshes', () => {
   let web: TestHttpServer;
   before(async () => {
-    web = await startHttpMcpServer();
+    web = await startHttpMcpServer(undefined, { addTool: true });
   });
   after(() => web?.close());
 
