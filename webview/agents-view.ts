@@ -8,6 +8,8 @@ import { codicon, h } from './dom';
  * answers with fresh `agents`, so the checkbox always shows the effective permission, not a wish.
  * An allow rule (also a glob such as "jev_*") can be removed (`toggleGrant` with that rule and enabled
  * false); a deny rule ("!tool") is lifted by ticking the tool, which the host turns into removing the deny.
+ * Per server, "Grant all" grants every tool of it and "Grant read-only" exactly the tools whose
+ * annotations say readOnlyHint (marked "read-only" in the table), revoking its others.
  */
 
 export function renderAgents(agents: readonly AgentView[] | undefined, post: (m: WebviewToHost) => void): HTMLElement {
@@ -30,6 +32,7 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
             ? a.grants.map((g) => grantChip(a.name, g, post))
             : h('span', { class: 'muted' }, 'none'),
         ),
+        serverShortcuts(a, post),
         h(
           'div',
           { class: 'table-scroll' },
@@ -55,12 +58,50 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
                       },
                     }),
                   ),
-                  h('td', null, h('code', null, p.tool)),
+                  h('td', null, h('code', null, p.tool), p.readOnly ? h('span', { class: 'muted', title: 'annotations: readOnlyHint' }, ' read-only') : null),
                   h('td', { class: 'why' }, p.why),
                 ),
               ),
             ),
           ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** "Grant all" / "Grant read-only" per server whose tools the agent sees (tool ids `server/tool`). */
+function serverShortcuts(a: AgentView, post: (m: WebviewToHost) => void): HTMLElement | null {
+  const servers = new Map<string, { tools: number; readOnly: number }>();
+  for (const p of a.permissions) {
+    const slash = p.tool.indexOf('/');
+    if (slash <= 0) continue;
+    const entry = servers.get(p.tool.slice(0, slash)) ?? { tools: 0, readOnly: 0 };
+    entry.tools++;
+    if (p.readOnly) entry.readOnly++;
+    servers.set(p.tool.slice(0, slash), entry);
+  }
+  if (servers.size === 0) return null;
+  return h(
+    'ul',
+    { class: 'server-grants' },
+    [...servers].map(([server, n]) =>
+      h(
+        'li',
+        { 'data-server': server },
+        h('code', null, server),
+        ' ',
+        h('vscode-button', { secondary: true, on: { click: () => post({ type: 'grantServer', agent: a.name, server, mode: 'all' }) } }, `Grant all (${n.tools})`),
+        ' ',
+        h(
+          'vscode-button',
+          {
+            secondary: true,
+            title: 'Grants the tools whose annotations say readOnlyHint and revokes the others',
+            disabled: n.readOnly === 0,
+            on: { click: () => post({ type: 'grantServer', agent: a.name, server, mode: 'readOnly' }) },
+          },
+          `Grant read-only (${n.readOnly} with readOnlyHint)`,
         ),
       ),
     ),

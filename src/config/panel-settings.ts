@@ -28,6 +28,8 @@ export const SETTING_KEYS = [
   'timeoutMs',
   'spendCap',
   'mcpServers',
+  'disabledServers',
+  'serverStart',
   'agents',
   'ledger',
 ] as const;
@@ -43,6 +45,14 @@ export interface InspectedValue {
   workspaceValue?: unknown;
   workspaceFolderValue?: unknown;
 }
+
+/**
+ * When configured servers start: `onDemand` when an agent first needs one of the server's tools (a call,
+ * or a tool listing while its tools are not known from an earlier run); `onConnect` all of them as soon as
+ * the editor connects to the endpoint.
+ */
+export type ServerStart = 'onDemand' | 'onConnect';
+export const SERVER_START_SETTINGS: readonly ServerStart[] = ['onDemand', 'onConnect'];
 
 /** A configured MCP server from `jevPanel.mcpServers`, with the scope it came from. */
 export interface ConfiguredServer {
@@ -67,6 +77,9 @@ export interface PanelSettings {
   /** Upstream attempts for this window's lifetime; undefined = no cap. */
   spendCap?: number;
   servers: ConfiguredServer[];
+  /** Names of configured servers turned off (`jevPanel.disabledServers`): never started, tools not offered. */
+  disabledServers: string[];
+  serverStart: ServerStart;
   /** Agent manifests; always includes `editor` (default grants: the judgment tools). */
   agents: AgentManifest[];
   /** Ledger path from settings; undefined = the default file in global storage. */
@@ -174,6 +187,19 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
     }
   }
 
+  const disabledServers: string[] = [];
+  const disabledRaw = get('disabledServers');
+  if (disabledRaw !== undefined && disabledRaw !== null) {
+    if (!Array.isArray(disabledRaw) || !disabledRaw.every((n) => typeof n === 'string')) bad('disabledServers', 'must be an array of server names', 'every server enabled');
+    else disabledServers.push(...new Set(disabledRaw as string[]));
+  }
+  const startRaw = get('serverStart');
+  let serverStart: ServerStart = 'onDemand';
+  if (startRaw !== undefined && startRaw !== null) {
+    if ((SERVER_START_SETTINGS as readonly unknown[]).includes(startRaw)) serverStart = startRaw as ServerStart;
+    else bad('serverStart', `must be one of ${SERVER_START_SETTINGS.join(', ')}`, 'onDemand');
+  }
+
   const agents: AgentManifest[] = [];
   const agentsRaw = get('agents');
   if (agentsRaw !== undefined && agentsRaw !== null) {
@@ -210,6 +236,8 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
     timeoutMs,
     spendCap,
     servers,
+    disabledServers,
+    serverStart,
     agents,
     ledgerPath,
     problems,

@@ -1,8 +1,9 @@
 /**
  * Agents and their grants in the editor: the manifests from `jevPanel.agents`, each known tool's effective
  * permission with the registry's why, the permission answer the inline "Execute" offer reads, and the
- * panel's grant toggle saved back to `jevPanel.agents`. The grant rules themselves are
- * src/registry/manifest.ts.
+ * panel's grant toggle and per-server shortcuts ("grant all", "grant read-only") saved back to
+ * `jevPanel.agents` at the servers' scope (server-settings.ts). The grant rules themselves are
+ * src/registry/manifest.ts and src/registry/server-grants.ts.
  */
 import * as vscode from 'vscode';
 import type { PanelSettings } from '../config/panel-settings';
@@ -10,6 +11,8 @@ import { configError } from '../judgment/errors';
 import type { AgentView } from '../panel/protocol';
 import { callPermission, decideGrant, refOfName, toggleGrant, type AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
+import { grantServerTools, type ServerGrantMode } from '../registry/server-grants';
+import { serverScope } from './server-settings';
 
 /** What the controller reads. */
 export interface AgentsDeps {
@@ -42,17 +45,26 @@ export class AgentsController {
         grants: [...manifest.tools],
         permissions: known.map((tool) => {
           const why = registry!.why(manifest, tool.id);
-          return { tool: tool.id, allowed: why.allowed, why: why.reason };
+          return { tool: tool.id, allowed: why.allowed, why: why.reason, ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}) };
         }),
-        warnings: (registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)),
+        warnings: (registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)).map((w) => this.disabledNote(w)),
       };
     });
   }
 
-  /** Whether `agent` may call `tool` (bare or `server/tool`), with the why (callPermission's rule). */
+  /** Whether `agent` may call `tool` (bare or `server/tool`), with the why (callPermission's rule; disabled servers offer nothing). */
   permission(agent: string, tool: string): { allowed: boolean; reason: string } {
     const manifest = this.manifest(agent);
-    return callPermission(manifest, tool, this.deps.registry()?.why(manifest, tool), this.deps.settings().servers.map((s) => s.name));
+    const { servers, disabledServers } = this.deps.settings();
+    const enabled = servers.map((s) => s.name).filter((n) => !disabledServers.includes(n));
+    return callPermission(manifest, tool, this.deps.registry()?.why(manifest, tool), enabled);
+  }
+
+  /** A grant naming a disabled server is not a typo: the warning says it is disabled instead of "not configured". */
+  private disabledNote(warning: string): string {
+    const named = /names server "([^"]+)", which is not configured$/.exec(warning);
+    if (!named || !this.deps.settings().disabledServers.includes(named[1]!)) return warning;
+    return warning.replace(/which is not configured$/, 'which is disabled (its tools are not offered)');
   }
 
   /**
@@ -66,13 +78,44 @@ export class AgentsController {
     return run;
   }
 
-  private async applyToggle(agent: string, grant: string, enabled: boolean): Promise<void> {
+  /**
+   * Grants `agent` every tool of `server` (`all`), or exactly the tools whose annotations say
+   * `readOnlyHint: true` (`readOnly`: the server's other tools are revoked), and saves the manifests.
+   * Serialized with the toggles. Rejects with JevError CONFIG_ERROR naming the rule that prevents it, or
+   * when `readOnly` finds no known tools of that server.
+   */
+  grantServer(agent: string, server: string, mode: ServerGrantMode): Promise<void> {
+    const run = this.toggling.then(async () => {
+      const { agents, manifest } = this.editable(agent);
+      const registry = this.deps.registry();
+      const tools = (registry?.list() ?? []).filter((t) => t.server === server).map((t) => ({ id: t.id, readOnly: t.annotations?.readOnlyHint === true }));
+      const decide = (grants: readonly string[], tool: string) => {
+        const candidate = { name: agent, tools: [...grants] };
+        return registry ? registry.why(candidate, tool) : decideGrant(candidate, refOfName(tool));
+      };
+      const result = grantServerTools(manifest.tools, server, tools, mode, decide);
+      if ('error' in result) throw configError(result.error);
+      manifest.tools = result.grants;
+      await saveAgents(agents);
+      await this.deps.refresh(`grant ${mode} of ${server}`);
+    });
+    this.toggling = run.catch(() => undefined);
+    return run;
+  }
+
+  /** A copy of the manifests to edit and the one of `agent` in it (added when missing). */
+  private editable(agent: string): { agents: AgentManifest[]; manifest: AgentManifest } {
     const agents = this.deps.settings().agents.map((a) => ({ name: a.name, tools: [...a.tools] }));
     let manifest = agents.find((a) => a.name === agent);
     if (!manifest) {
       manifest = { name: agent, tools: [] };
       agents.push(manifest);
     }
+    return { agents, manifest };
+  }
+
+  private async applyToggle(agent: string, grant: string, enabled: boolean): Promise<void> {
+    const { agents, manifest } = this.editable(agent);
     const tool = grant.startsWith('!') ? grant.slice(1) : grant;
     const registry = this.deps.registry();
     const decide = (tools: readonly string[]) => {
@@ -89,15 +132,9 @@ export class AgentsController {
 }
 
 /**
- * Saves `jevPanel.agents` to the scope the manifests came from: the workspace when it defines them and is
- * trusted, else the user settings.
+ * Saves `jevPanel.agents` at the servers' scope (server-settings.ts): the workspace when it is trusted and
+ * holds servers or agents, else the user settings, so grants and the servers they name load together.
  */
 async function saveAgents(agents: readonly AgentManifest[]): Promise<void> {
-  const config = vscode.workspace.getConfiguration('jevPanel');
-  const inspected = config.inspect('agents');
-  const target =
-    vscode.workspace.isTrusted && (inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined)
-      ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
-  await config.update('agents', agents, target);
+  await vscode.workspace.getConfiguration('jevPanel').update('agents', agents, serverScope().target);
 }

@@ -35,6 +35,16 @@ export interface JevPanelApi {
   refresh(): Promise<void>;
   /** What the panel's grant toggle does (saves jevPanel.agents); rejects when the toggle cannot take effect. */
   toggleGrant(agent: string, grant: string, enabled: boolean): Promise<void>;
+  /** What the panel's server switch does (jevPanel.disabledServers); resolves once it applies. */
+  setServerEnabled(name: string, enabled: boolean): Promise<void>;
+  /** What the panel's "Grant all" / "Grant read-only" of a server does for `agent`. */
+  grantServer(agent: string, server: string, mode: 'all' | 'readOnly'): Promise<void>;
+  /** The text of server `name`'s log document (undefined when not configured). */
+  serverLog(name: string): string | undefined;
+  /** Disposes the runtime and builds a new one, as a window reload would (servers, registry, endpoint). */
+  reactivate(): Promise<void>;
+  /** Open MCP client sessions on the endpoint. */
+  clientSessions(): number;
   /** Authorization URLs that sign-ins opened with `vscode.env.openExternal` (host tests play the browser). */
   authorizationUrls(): readonly string[];
   /** Inline inspection and commit gate: what the host tests read and steer. */

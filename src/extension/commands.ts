@@ -3,7 +3,6 @@
  * optional shortcuts for tests and walkthrough links, the UI path asks with an input box or quick pick.
  */
 import * as vscode from 'vscode';
-import { homedir } from 'node:os';
 import { invalidInput } from '../judgment/errors';
 import type { DecisionRecord } from '../ledger/record';
 import { SERVER_NAME } from '../mcp/identity';
@@ -16,6 +15,7 @@ import { SAMPLE_STEP_INPUT, SAMPLE_STEP_TOOL } from '../tools/sample-step';
 import { VIEW_ID } from './view-provider';
 import { editorWording } from '../config/editor-wording';
 import { registerSignInCommands } from './mcp-client/sign-in-commands';
+import { importMcpJsonCommand, type ImportOptions } from './import-mcp-json';
 
 /** What the commands need. Heavy parts (the runtime, mcp.json parsing) load on first use. */
 export interface CommandDeps {
@@ -84,7 +84,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       void vscode.window.showInformationMessage('Jev: API key removed.');
     }),
     reg('jevPanel.useChatModel', (key?: unknown) => useChatModel(deps, typeof key === 'string' ? key : undefined)),
-    reg('jevPanel.importMcpJson', (uri?: unknown) => importMcpJsonCommand(deps, uri instanceof vscode.Uri ? uri : undefined)),
+    reg('jevPanel.importMcpJson', (uri?: unknown, options?: unknown) =>
+      importMcpJsonCommand(context, core, uri instanceof vscode.Uri ? uri : undefined, typeof options === 'object' && options !== null ? (options as ImportOptions) : {}),
+    ),
     reg('jevPanel.runSampleStep', () => runSampleStep(deps)),
     reg('jevPanel.restartServer', async (name?: unknown) => {
       const runtime = await core.get();
@@ -144,12 +146,45 @@ async function judgeSampleStep(deps: CommandDeps): Promise<DecisionRecord> {
 /** Scheme of the read-only server log documents (`jev-server-log:/<server>.log`). */
 export const SERVER_LOG_SCHEME = 'jev-server-log';
 
-/** Serves server logs as read-only virtual documents (no dirty Untitled buffer); re-opening refreshes them. */
+/** How often an open server log is checked for new stderr lines, ms. */
+const LOG_POLL_MS = 500;
+
+/**
+ * Serves server logs as read-only virtual documents (no dirty Untitled buffer). An open log updates live:
+ * at once on a status line (a start, a spawn failure), and within LOG_POLL_MS on new stderr lines.
+ */
 class ServerLogDocuments implements vscode.TextDocumentContentProvider {
   private readonly emitter = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.emitter.event;
+  private timer?: NodeJS.Timeout;
+  private readonly versions = new Map<string, string>();
+  private subscription?: vscode.Disposable;
 
-  constructor(private readonly core: CoreHost) {}
+  constructor(private readonly core: CoreHost) {
+    core.onLoaded((runtime) => {
+      this.subscription = runtime.servers.onLogChanged((name) => this.changed(ServerLogDocuments.uriOf(name)));
+    });
+  }
+
+  /** Polls the open logs while any is open (stderr has no change event). */
+  private watch(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === SERVER_LOG_SCHEME && !d.isClosed);
+      const runtime = this.core.loaded;
+      if (open.length === 0 || !runtime) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+        return;
+      }
+      for (const doc of open) {
+        const name = nameOfLog(doc.uri);
+        const version = runtime.servers.logVersion(name);
+        if (this.versions.get(name) !== version) this.emitter.fire(doc.uri);
+      }
+    }, LOG_POLL_MS);
+    this.timer.unref?.();
+  }
 
   static uriOf(name: string): vscode.Uri {
     return vscode.Uri.from({ scheme: SERVER_LOG_SCHEME, path: `/${name}.log` });
@@ -161,14 +196,23 @@ class ServerLogDocuments implements vscode.TextDocumentContentProvider {
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const name = uri.path.replace(/^\//, '').replace(/\.log$/, '');
-    const text = (await this.core.get()).servers.logText(name);
-    return text ?? `# No MCP server named ${JSON.stringify(name)} is configured.\n`;
+    const name = nameOfLog(uri);
+    const servers = (await this.core.get()).servers;
+    this.versions.set(name, servers.logVersion(name));
+    this.watch();
+    return servers.logText(name) ?? `# No MCP server named ${JSON.stringify(name)} is configured.\n`;
   }
 
   dispose(): void {
+    clearInterval(this.timer);
+    this.subscription?.dispose();
     this.emitter.dispose();
   }
+}
+
+/** Server name of a log document's URI (`/<server>.log`). */
+function nameOfLog(uri: vscode.Uri): string {
+  return uri.path.replace(/^\//, '').replace(/\.log$/, '');
 }
 
 let serverLogs: ServerLogDocuments | undefined;
@@ -234,41 +278,4 @@ async function useChatModel(deps: CommandDeps, key?: string): Promise<boolean> {
   await (await deps.core.get()).refresh('chat model allowed');
   void vscode.window.showInformationMessage(`Jev: judging with ${allowedKeyOf(model)} when no API key or base URL is set (uncalibrated).`);
   return true;
-}
-
-/** Imports `.vscode/mcp.json` of the first workspace folder (or `uri`) into the workspace's `jevPanel.mcpServers`. */
-async function importMcpJsonCommand(deps: CommandDeps, uri?: vscode.Uri): Promise<{ imported: string[]; skipped: string[] } | undefined> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  const file = uri ?? (folder ? vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json') : undefined);
-  if (!file) {
-    void vscode.window.showWarningMessage('Jev: open a folder with .vscode/mcp.json first.');
-    return undefined;
-  }
-  let text: string;
-  try {
-    text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-  } catch {
-    void vscode.window.showWarningMessage(`Jev: ${vscode.workspace.asRelativePath(file)} was not found.`);
-    return undefined;
-  }
-  const { importMcpJson } = await deps.core.module();
-  let result: ReturnType<typeof importMcpJson>;
-  try {
-    result = importMcpJson(text, { workspaceFolder: folder?.uri.fsPath, userHome: homedir() });
-  } catch (err) {
-    void vscode.window.showErrorMessage(`Jev: ${(err as Error).message}`);
-    return undefined;
-  }
-  const config = vscode.workspace.getConfiguration('jevPanel');
-  const existing = (config.inspect<Record<string, unknown>>('mcpServers')?.workspaceValue ?? {}) as Record<string, unknown>;
-  await config.update('mcpServers', { ...existing, ...result.servers }, vscode.ConfigurationTarget.Workspace);
-  const imported = Object.keys(result.servers);
-  const runtime = await deps.core.get();
-  for (const line of result.skipped) runtime.log.warn(`mcp.json import skipped ${line}`);
-  const trustNote = vscode.workspace.isTrusted ? '' : ' They stay off until you trust this workspace.';
-  void vscode.window.showInformationMessage(
-    `Jev: imported ${imported.length} server${imported.length === 1 ? '' : 's'}${imported.length ? ` (${imported.join(', ')})` : ''}` +
-      `${result.skipped.length ? `; skipped ${result.skipped.length} (see the Jev log)` : ''}.${trustNote}`,
-  );
-  return { imported, skipped: result.skipped };
 }

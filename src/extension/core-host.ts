@@ -22,6 +22,8 @@ export class CoreHost implements vscode.Disposable {
   private runtime?: JevRuntime;
   private mod?: CoreModule;
   private readonly listeners: ((runtime: JevRuntime) => void)[] = [];
+  /** Every onLoaded listener, called again for a runtime built by `reload`. */
+  private readonly allListeners: ((runtime: JevRuntime) => void)[] = [];
   private disposed = false;
 
   constructor(
@@ -60,8 +62,24 @@ export class CoreHost implements vscode.Disposable {
 
   /** Calls `listener` once the runtime exists (at once when it already does). */
   onLoaded(listener: (runtime: JevRuntime) => void): void {
+    this.allListeners.push(listener);
     if (this.runtime) listener(this.runtime);
     else this.listeners.push(listener);
+  }
+
+  /**
+   * Disposes the runtime and builds a new one, as a window reload would (test API: the host tests cannot
+   * reload the window they run in). Every onLoaded listener sees the new runtime.
+   */
+  async reload(): Promise<JevRuntime> {
+    const old = await this.get();
+    old.dispose();
+    this.runtime = undefined;
+    this.promise = undefined;
+    this.listeners.splice(0, this.listeners.length, ...this.allListeners);
+    const runtime = await this.get();
+    await runtime.ready;
+    return runtime;
   }
 
   dispose(): void {

@@ -4,5 +4,5 @@
  */
 export { JevRuntime } from './runtime';
 export { PanelConnection } from './panel-connection';
-export { importMcpJson } from '../registry/mcp-json';
+export { importMcpJson, planImport } from '../registry/mcp-json';
 export { createInlineAndGate } from './inline/inline-and-gate';

@@ -1,7 +1,8 @@
 /**
  * The in-host MCP endpoint handed to the editor's agent: Streamable HTTP on 127.0.0.1 (src/mcp/http-endpoint.ts)
  * whose sessions are gateways for agent `editor` (src/mcp/gateway.ts), the version of the tool set the
- * editor sees, and the endpoint's row in the panel. Listening opens a loopback socket only, no process.
+ * editor sees, and the endpoint's row in the panel, which follows VS Code's own MCP view: Running while an
+ * MCP client session is open, not started while none is. Listening opens a loopback socket only, no process.
  */
 import type * as vscode from 'vscode';
 import { EDITOR_AGENT } from '../config/panel-settings';
@@ -31,17 +32,21 @@ export interface EditorEndpointDeps {
   beforeList: () => Promise<void>;
   /** The tool set the editor sees changed: the MCP definition must be re-announced. */
   definitionChanged: () => void;
+  /** A client session opened or closed (the row changes). */
+  sessionsChanged?: () => void;
 }
 
 /** The endpoint listener and the tool set it serves to the editor's agent. */
 export class EditorEndpoint {
   private readonly http: McpHttpEndpoint;
   private version = '';
+  /** Open MCP client sessions (VS Code's MCP client keeps one while its view shows the server Running). */
+  private clients = 0;
 
   constructor(private readonly deps: EditorEndpointDeps) {
     this.http = new McpHttpEndpoint({
-      createSession: () =>
-        createGatewaySession({
+      createSession: () => {
+        const session = createGatewaySession({
           agent: EDITOR_AGENT,
           service: deps.service,
           registry: deps.registry,
@@ -49,7 +54,12 @@ export class EditorEndpoint {
           floors: deps.floors,
           record: deps.record,
           beforeList: deps.beforeList,
-        }),
+        });
+        return { server: session.server, connected: (transport) => {
+          session.connected(transport);
+          this.track(session.server);
+        } };
+      },
       log: (level, message) => deps.log[level](message),
     });
   }
@@ -89,14 +99,43 @@ export class EditorEndpoint {
     return this.http.stop();
   }
 
-  /** The endpoint's row in the panel's server list. */
+  /** Open MCP client sessions. */
+  get clientSessions(): number {
+    return this.clients;
+  }
+
+  /** Counts `server`'s session until it closes (a DELETE from the client, its stop, or ours). */
+  private track(server: { onclose?: () => void }): void {
+    this.clients++;
+    const previous = server.onclose;
+    let closed = false;
+    server.onclose = () => {
+      previous?.();
+      if (closed) return;
+      closed = true;
+      this.clients--;
+      this.deps.sessionsChanged?.();
+    };
+    this.deps.sessionsChanged?.();
+  }
+
+  /**
+   * The endpoint's row in the panel's server list, in step with VS Code's MCP view: `ready` (Running there)
+   * while a client session is open, `not-started` (Stopped there, neutral) while listening without one.
+   */
   row(): ServerView {
     const info = this.http.info;
+    const n = this.clients;
+    const connected = info !== undefined && n > 0;
     return {
       name: SERVER_NAME,
       transport: 'http',
-      status: info ? 'ready' : 'stopped',
-      reason: info ? `serving the editor's agent at ${info.url}` : 'starts when the editor asks for its tools',
+      status: connected ? 'ready' : 'not-started',
+      reason: connected
+        ? `Running: ${n} MCP client session${n === 1 ? '' : 's'} (VS Code's MCP view shows it Running) at ${info.url}`
+        : info
+          ? `listening at ${info.url}; no MCP client is connected (VS Code's MCP view shows it Stopped until it starts the server)`
+          : 'not started: starts when the editor asks for its tools',
       tools: this.toolNames(),
     };
   }

@@ -86,6 +86,13 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
     },
     refresh: async () => (await core.get()).refresh('requested'),
     toggleGrant: async (agent, grant, enabled) => (await core.get()).agents.toggle(agent, grant, enabled),
+    setServerEnabled: async (name, enabled) => (await core.get()).setServerEnabled(name, enabled),
+    grantServer: async (agent, server, mode) => (await core.get()).agents.grantServer(agent, server, mode),
+    serverLog: (name) => core.required().servers.logText(name),
+    reactivate: async () => {
+      await core.reload();
+    },
+    clientSessions: () => core.loaded?.endpoint.clientSessions ?? 0,
     inline,
   };
 }

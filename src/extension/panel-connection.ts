@@ -134,6 +134,12 @@ export class PanelConnection implements vscode.Disposable {
         case 'toggleGrant':
           await this.runtime.agents.toggle(message.agent, message.grant, message.enabled);
           break;
+        case 'setServerEnabled':
+          await this.runtime.setServerEnabled(message.name, message.enabled);
+          break;
+        case 'grantServer':
+          await this.runtime.agents.grantServer(message.agent, message.server, message.mode);
+          break;
         case 'runSampleStep':
           await this.actions.runSampleStep();
           break;

@@ -3,7 +3,8 @@
  * (server-supervisor.ts), agents and grants (agents.ts), the in-host MCP endpoint (editor-endpoint.ts), the
  * ledger and the decision feed, and the events the panel, status bar and MCP definition listen to.
  * Everything heavy is lazy: building it reads settings and SecretStorage only; the endpoint listens on the
- * first definition request; MCP servers start only when the editor connects (or the user restarts one).
+ * first definition request; MCP servers start when an agent first needs them or the editor connects
+ * (`jevPanel.serverStart`), or when the user restarts one.
  */
 import * as vscode from 'vscode';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { API_KEY_SECRET } from './constants';
 import { EditorEndpoint } from './editor-endpoint';
 import { editorMcpClient } from './mcp-client/options';
 import { ServerSupervisor } from './server-supervisor';
+import { setServerEnabled } from './server-settings';
 import { readSettings } from './settings';
 
 /** Everything the extension runs after activation; built once by core-host.ts. */
@@ -65,6 +67,7 @@ export class JevRuntime implements vscode.Disposable {
       log,
       version,
       client: mcpClient.options,
+      memory: context.workspaceState,
       service: this.service,
       changed: () => this.serversEmitter.fire(),
       callEvent: (event) => this.feed.callEvent(event),
@@ -88,6 +91,7 @@ export class JevRuntime implements vscode.Disposable {
       record: (record) => void this.recordExecution(record),
       beforeList: () => this.servers.settle(),
       definitionChanged: () => this.definitionsEmitter.fire(),
+      sessionsChanged: () => this.serversEmitter.fire(),
     });
     const reconfigured = (reason: string) => void this.refresh(reason).then(() => this.definitionsEmitter.fire());
     this.disposables.push(
@@ -140,7 +144,7 @@ export class JevRuntime implements vscode.Disposable {
     if (settings.ignoredWorkspaceKeys.length) {
       this.log.warn(`workspace not trusted: ignoring workspace values of jevPanel.${settings.ignoredWorkspaceKeys.join(', jevPanel.')}`);
     }
-    await this.servers.sync(settings.servers);
+    await this.servers.sync({ servers: settings.servers, disabled: settings.disabledServers, start: settings.serverStart });
     if (this.endpoint.announced) this.endpoint.toolsChanged();
     this.statusEmitter.fire();
     this.agentsEmitter.fire();
@@ -170,13 +174,13 @@ export class JevRuntime implements vscode.Disposable {
   }
 
   /**
-   * Starts the endpoint listener. With `withServers`, also starts (in the background) the MCP servers whose
-   * tools it exposes: done when VS Code resolves the definition to connect, not when it merely lists them.
+   * Starts the endpoint listener. With `withServers` (VS Code resolves the definition to connect, not when
+   * it merely lists them) and `jevPanel.serverStart` onConnect, also starts the MCP servers in the background.
    */
   async ensureEndpoint(withServers = false): Promise<EndpointInfo> {
     await this.ready;
     const info = await this.endpoint.start();
-    if (withServers) void this.servers.startAll();
+    if (withServers) this.servers.editorConnected();
     this.statusEmitter.fire();
     this.serversEmitter.fire();
     return info;
@@ -188,6 +192,17 @@ export class JevRuntime implements vscode.Disposable {
     await this.endpoint.stop();
     await this.ensureEndpoint(true);
     this.definitionsEmitter.fire();
+  }
+
+  /**
+   * Turns configured server `name` on or off (saved in jevPanel.disabledServers at the servers' scope) and
+   * waits until it applies: a disabled server is stopped and its tools leave every listing. Throws JevError
+   * INVALID_INPUT for an unknown server.
+   */
+  async setServerEnabled(name: string, enabled: boolean): Promise<void> {
+    await setServerEnabled(this.settings, name, enabled);
+    await this.refresh(`server ${name} ${enabled ? 'enabled' : 'disabled'}`);
+    this.endpoint.toolsChanged();
   }
 
   /** Backend status line of the panel and the status bar. */
@@ -209,10 +224,11 @@ export class JevRuntime implements vscode.Disposable {
   /**
    * Runs the call `decision` accepted (registry/execute.ts: handoff execute_tool with action auto only, the
    * exact call) as agent `agent`, through the registry's capability check, after starting the configured
-   * MCP servers. The execution is recorded in the ledger and the feed. Used by the inline "Execute call".
+   * MCP servers (all with `onConnect`; with `onDemand` the call starts the one it needs). The execution is
+   * recorded in the ledger and the feed. Used by the inline "Execute call".
    */
   async executeAccepted(decision: DecisionRecord, agent: string, signal?: AbortSignal): Promise<ExecutionOutcome> {
-    await this.servers.startAll();
+    if (this.servers.startMode === 'onConnect') await this.servers.startAll();
     const registry = this.servers.registry;
     if (!registry) return { executed: false, reason: 'the tool registry is not ready yet' };
     return execute({ registry, ledger: this.ledger, signal, onRecord: (record) => this.onRecord(record) }, this.agents.manifest(agent), decision);

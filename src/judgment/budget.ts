@@ -69,10 +69,29 @@ export interface FittedState {
   state: unknown;
   truncated: boolean;
   coverage: Coverage;
+  /** Estimated tokens of the whole state before any cut. */
+  originalTokens: number;
+  /** Estimated tokens the questions leave for the state (stateTokenBudget). */
+  budget: number;
+  /**
+   * JSON text of `state` and of the question map exactly as `JSON.stringify` writes them inside a request
+   * body, when the estimate already produced it (so a provider need not serialize them again); absent
+   * when it could differ (a value with its own toJSON, a string state, which the estimate reads raw).
+   */
+  json?: { state: string; questions: string };
 }
 
 /** Estimated token sizes of a question map: whole map and longest single question. */
 export function questionEstimates(questions: QuestionMap): { questions: number; longest: number } {
+  const { json: _json, ...estimates } = questionEstimatesWithJson(questions);
+  return estimates;
+}
+
+/**
+ * questionEstimates plus the map's JSON text, composed from the per-question texts the estimate needs
+ * anyway; `json` is undefined when composing could differ from JSON.stringify (see below).
+ */
+function questionEstimatesWithJson(questions: QuestionMap): { questions: number; longest: number; json?: string } {
   // The map's JSON is `{` + `"id":<question JSON>` joined by `,` + `}`, and the estimate only counts
   // ASCII and other units, so the map total is summed from each question's JSON instead of serializing
   // the map a second time. A value with toJSON (which may depend on its key) or a map with its own
@@ -82,6 +101,7 @@ export function questionEstimates(questions: QuestionMap): { questions: number; 
   let other = 0;
   let entries = 0;
   let composable = !Array.isArray(questions) && typeof (questions as { toJSON?: unknown }).toJSON !== 'function';
+  const parts: string[] = [];
   for (const [id, q] of Object.entries(questions)) {
     const json = JSON.stringify(q);
     const qOther = nonAsciiUnits(json);
@@ -94,11 +114,12 @@ export function questionEstimates(questions: QuestionMap): { questions: number; 
     const key = JSON.stringify(id);
     units += key.length + 1 + json.length + (entries > 0 ? 1 : 0); // key ":" value, "," between entries
     other += nonAsciiUnits(key) + qOther;
+    parts.push(`${key}:${json}`);
     entries++;
   }
   units += 1; // "}"
-  const total = composable ? Math.ceil((units - other) / 4 + other) : estimateTokens(JSON.stringify(questions));
-  return { questions: total, longest };
+  if (!composable) return { questions: estimateTokens(JSON.stringify(questions)), longest };
+  return { questions: Math.ceil((units - other) / 4 + other), longest, json: `{${parts.join(',')}}` };
 }
 
 /**
@@ -111,11 +132,13 @@ export function stateTokenBudget(q: number, longest: number): number {
 }
 
 /**
- * Fits `state` into stateTokenBudget estimated tokens.
- * Throws JevError INPUT_TOO_LARGE when the questions alone exceed the budget (before any request).
+ * Fits `state` into stateTokenBudget estimated tokens. With `cut: false` a state over
+ * the budget is not cut (a caller that refuses it skips the search): it comes back whole with
+ * `truncated: true`. Throws JevError INPUT_TOO_LARGE when the questions alone exceed the budget (before
+ * any request).
  */
-export function fitState(state: unknown, questions: QuestionMap): FittedState {
-  const { questions: q, longest } = questionEstimates(questions);
+export function fitState(state: unknown, questions: QuestionMap, options: { cut?: boolean } = {}): FittedState {
+  const { questions: q, longest, json: questionsJson } = questionEstimatesWithJson(questions);
   const budget = stateTokenBudget(q, longest);
   if (budget < 0) {
     throw inputTooLarge(`questions exceed the estimated context budget (${q} tokens in all, ${longest} in the longest question); shorten them.`);
@@ -123,15 +146,21 @@ export function fitState(state: unknown, questions: QuestionMap): FittedState {
   const raw = stringifyState(state);
   const rawTokens = estimateTokens(raw);
   const truncated = rawTokens > budget;
-  const fitted = truncated ? truncateToTokens(raw, budget) : raw;
+  const cut = truncated && options.cut !== false;
+  const fitted = cut ? truncateToTokens(raw, budget) : raw;
+  // `raw` is the state's JSON text inside a body only for an object or array without its own toJSON (called with another key there).
+  const rawIsJson = !truncated && typeof state === 'object' && state !== null && typeof (state as { toJSON?: unknown }).toJSON !== 'function';
   return {
-    state: truncated ? fitted : state,
+    state: cut ? fitted : state,
     truncated,
+    originalTokens: rawTokens,
+    budget,
+    ...(rawIsJson && questionsJson !== undefined ? { json: { state: raw, questions: questionsJson } } : {}),
     coverage: {
       complete: !truncated,
       original_chars: raw.length,
-      evaluated_chars: truncated ? Math.max(0, fitted.length - TRUNCATION_MARKER.length) : raw.length,
-      estimated_tokens: { state: truncated ? estimateTokens(fitted) : rawTokens, questions: q, longest_question: longest },
+      evaluated_chars: cut ? Math.max(0, fitted.length - TRUNCATION_MARKER.length) : raw.length,
+      estimated_tokens: { state: cut ? estimateTokens(fitted) : rawTokens, questions: q, longest_question: longest },
       estimator: 'chars/4',
     },
   };

@@ -48,6 +48,17 @@ export class JevError extends Error {
   }
 }
 
+/** `text` as a JSON string literal, cut to 80 characters: how messages name a question, option or key. */
+export const quoted = (text: string): string => JSON.stringify(text.length > 80 ? text.slice(0, 80) + '…' : text);
+
+/**
+ * The same failure (code, retryable, status, cause) with its message prefixed by the question it belongs
+ * to: `Question "<id>": <message>`. For providers that answer question by question.
+ */
+export function aboutQuestion(id: string, err: JevError): JevError {
+  return new JevError(err.code, `Question ${quoted(id)}: ${err.message}`, { retryable: err.retryable, status: err.status, cause: err.cause });
+}
+
 /** Convenience constructors. */
 export const invalidInput = (message: string) => new JevError('INVALID_INPUT', message);
 export const inputTooLarge = (message: string) => new JevError('INPUT_TOO_LARGE', message);

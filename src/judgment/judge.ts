@@ -1,9 +1,10 @@
 import type { CallContext, JudgmentProvider } from './provider';
 import { LARGEST_REQUEST_INPUT_TOKENS } from './provider';
-import { estimateTokens, fitState, MAX_TOTAL_TOKENS, questionEstimates, stateTokenBudget, stringifyState } from './budget';
+import { fitState, MAX_TOTAL_TOKENS } from './budget';
 import { cancelled, inputTooLarge, JevError, toJevError } from './errors';
-import type { Judged, QuestionMap } from './types';
-import { validateResponse } from './validate';
+import { recordRequestBody } from './request-body';
+import type { Judged, QuestionMap, SystemOneRequest } from './types';
+import { validateResponseWithRaw } from './validate';
 
 /**
  * How judge() treats a state over the budget:
@@ -26,21 +27,12 @@ function requestInputTokens(body: unknown, summed: number): number {
 /** 64000 → "64 000" (how our messages write token counts). */
 const grouped = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
 
-/**
- * Throws INPUT_TOO_LARGE, naming `state`, its estimate and the budget, when the whole state does not fit.
- * Questions over budget are left to fitState, which reports them. Runs before any request.
- */
-function refuseOversizedState(state: unknown, questions: QuestionMap): void {
-  const { questions: q, longest } = questionEstimates(questions);
-  const budget = stateTokenBudget(q, longest);
-  if (budget < 0) return;
-  const tokens = estimateTokens(stringifyState(state));
-  if (tokens > budget) {
-    throw inputTooLarge(
-      `state is too large to judge whole: about ${grouped(tokens)} estimated tokens (chars/4), over the ` +
-        `${grouped(budget)}-token budget these questions leave for it; shorten the state and ask again.`,
-    );
-  }
+/** INPUT_TOO_LARGE naming `state`, its estimate and the budget the questions leave for it (ask once more, shorter). */
+function oversizedState(tokens: number, budget: number): JevError {
+  return inputTooLarge(
+    `state is too large to judge whole: about ${grouped(tokens)} estimated tokens (chars/4), over the ` +
+      `${grouped(budget)}-token budget these questions leave for it; shorten the state and ask again.`,
+  );
 }
 
 /** Throws CANCELLED when the signal aborted, TIMEOUT when the deadline passed. */
@@ -51,9 +43,9 @@ export function checkDeadline(ctx: CallContext): void {
 
 /**
  * One System One request on the judgment path: fit the state to the budget (or refuse it, see
- * JudgeOptions), ask the provider, validate the answers against the questions, and treat a provider
- * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse').
- * Throws JevError; never returns unvalidated answers.
+ * JudgeOptions), ask the provider, validate the answers against the questions (probabilities normalised,
+ * the answers as sent kept in `rawAnswers` when they differ), and treat a provider
+ * count over 64 000 input tokens as incomplete coverage ('cut') or INPUT_TOO_LARGE ('refuse') Throws JevError; never returns unvalidated answers.
  */
 export async function judge(
   provider: JudgmentProvider,
@@ -64,17 +56,21 @@ export async function judge(
   options: JudgeOptions = {},
 ): Promise<Judged> {
   const refuse = options.truncate === 'refuse';
-  if (refuse) refuseOversizedState(state, questions);
-  const fitted = fitState(state, questions);
+  // Questions over budget throw here; a state cut to fit is refused before any request when asked to.
+  const fitted = fitState(state, questions, { cut: !refuse });
+  if (refuse && fitted.truncated) throw oversizedState(fitted.originalTokens, fitted.budget);
   checkDeadline(ctx);
+  const request: SystemOneRequest = { state: fitted.state, questions, model };
+  if (fitted.json) recordRequestBody(request, fitted.json);
   let body: unknown;
   try {
-    body = await provider.systemOne({ state: fitted.state, questions, model }, ctx);
+    body = await provider.systemOne(request, ctx);
   } catch (err) {
     if (ctx.signal.aborted) throw cancelled();
     throw toJevError(err);
   }
-  const response = validateResponse(questions, body);
+  const { response, rawAnswers } = validateResponseWithRaw(questions, body);
+  const raw = rawAnswers ? { rawAnswers } : {};
   checkDeadline(ctx);
   const counted = requestInputTokens(body, response.usage.input_tokens);
   if (counted > MAX_TOTAL_TOKENS) {
@@ -83,7 +79,7 @@ export async function judge(
         `the provider counted ${grouped(counted)} input tokens, over the ${grouped(MAX_TOTAL_TOKENS)}-token request budget; shorten the state and ask again.`,
       );
     }
-    return { response, truncated: true, coverage: { ...fitted.coverage, complete: false } };
+    return { response, ...raw, truncated: true, coverage: { ...fitted.coverage, complete: false } };
   }
-  return { response, truncated: fitted.truncated, coverage: fitted.coverage };
+  return { response, ...raw, truncated: fitted.truncated, coverage: fitted.coverage };
 }

@@ -94,7 +94,10 @@ export interface Coverage {
 
 /** Result of one judged request: validated answers plus how the state was fitted. */
 export interface Judged {
+  /** Validated answers, probabilities normalised over every offered option. */
   response: SystemOneResponse;
+  /** Question id → the answer exactly as the provider sent it, for answers normalisation changed (ledger only). */
+  rawAnswers?: Record<string, Answer>;
   coverage: Coverage;
   /** True when the state was cut to fit the budget, or the provider reported > 64 000 input tokens. */
   truncated: boolean;

@@ -1,4 +1,4 @@
-import { invalidResponse } from './errors';
+import { invalidResponse, quoted } from './errors';
 import type { Answer, QuestionMap, SystemOneResponse, Usage } from './types';
 
 /** Allowed |Σp − 1| per option: 0.005 × k for k options. */
@@ -10,8 +10,6 @@ const isProbability = (v: unknown): v is number => typeof v === 'number' && Numb
 function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
-
-const short = (s: string) => JSON.stringify(s.length > 80 ? s.slice(0, 80) + '…' : s);
 
 function usageOf(body: Record<string, unknown>): Usage {
   const usage = body.usage;
@@ -27,79 +25,151 @@ function usageOf(body: Record<string, unknown>): Usage {
   return out;
 }
 
-function checkDistribution(id: string, probs: unknown, keys: string[]): Record<string, number> {
-  if (!isObject(probs)) throw invalidResponse(`Answer ${short(id)} has no probabilities object.`);
-  const out: Record<string, number> = {};
-  let sum = 0;
-  for (const key of Object.keys(probs)) {
-    if (!keys.includes(key)) throw invalidResponse(`Answer ${short(id)} gives a probability for ${short(key)}, which was not offered.`);
-  }
-  for (const key of keys) {
-    const p = probs[key];
-    if (!isProbability(p)) throw invalidResponse(`Answer ${short(id)} lacks a probability in [0,1] for ${short(key)}.`);
-    setOwn(out, key, p);
-    sum += p;
-  }
-  if (Math.abs(sum - 1) > SUM_TOLERANCE_PER_OPTION * keys.length) {
-    throw invalidResponse(`Answer ${short(id)} has probabilities summing to ${Number(sum.toFixed(4))}, not 1.`);
-  }
-  return out;
+/** A distribution as sent (offered keys only, in offered order) and normalised over every offered key. */
+interface CheckedDistribution {
+  sent: Record<string, number>;
+  normalised: Record<string, number>;
+  /** The sent numbers already were the normalised ones (every key present, Σ = 1 to float precision). */
+  exact: boolean;
+  /** Keys sent, for the sum tolerance (0.005 × k). */
+  count: number;
 }
 
-function validateAnswer(id: string, question: QuestionMap[string], raw: unknown): Answer {
-  if (!isObject(raw)) throw invalidResponse(`Provider response is missing the answer to ${short(id)}.`);
-  if (raw.type !== question.type) throw invalidResponse(`Answer ${short(id)} has type ${short(String(raw.type))}; expected ${question.type}.`);
-  if (question.type === 'noul') {
-    if (!isProbability(raw.noul)) throw invalidResponse(`Answer ${short(id)} must carry noul in [0,1].`);
-    return { type: 'noul', noul: raw.noul };
+/** |Σp − 1| up to this counts as a sum of exactly 1 (float rounding), so nothing is rescaled. */
+const EXACT_SUM = 1e-9;
+
+/**
+ * A distribution over `keys`, as the judgevet client accepts one: a subset of the offered keys may be given (the rest
+ * count as 0), each a finite number in [0,1], summing to 1 within 0.005 × (keys given) and above 0.
+ * Off-list keys are refused. Throws INVALID_RESPONSE naming the question `id`.
+ */
+function checkDistribution(id: string, probs: unknown, keys: readonly string[]): CheckedDistribution {
+  if (!isObject(probs)) throw invalidResponse(`Answer ${quoted(id)} has no probabilities object.`);
+  const offered = new Set(keys);
+  for (const key of Object.keys(probs)) {
+    if (!offered.has(key)) throw invalidResponse(`Answer ${quoted(id)} gives a probability for ${quoted(key)}, which was not offered.`);
   }
-  if (!isProbability(raw.confidence)) throw invalidResponse(`Answer ${short(id)} must carry confidence in [0,1].`);
+  const sent: Record<string, number> = {};
+  let sum = 0;
+  let count = 0;
+  for (const key of keys) {
+    if (!Object.hasOwn(probs, key)) continue;
+    const p = probs[key];
+    if (!isProbability(p)) throw invalidResponse(`Answer ${quoted(id)} gives ${quoted(key)} a probability that is not a number in [0,1].`);
+    setOwn(sent, key, p);
+    sum += p;
+    count++;
+  }
+  if (!(sum > 0) || Math.abs(sum - 1) > SUM_TOLERANCE_PER_OPTION * count) {
+    throw invalidResponse(`Answer ${quoted(id)} has probabilities summing to ${Number(sum.toFixed(4))}, not 1.`);
+  }
+  const exact = count === keys.length && Math.abs(sum - 1) <= EXACT_SUM;
+  if (exact) return { sent, normalised: sent, exact, count };
+  const normalised: Record<string, number> = {};
+  for (const key of keys) setOwn(normalised, key, (Object.hasOwn(sent, key) ? sent[key]! : 0) / sum);
+  return { sent, normalised, exact, count };
+}
+
+/** One validated answer: `answer` with normalised probabilities; `raw` the same answer as sent, when it differs. */
+interface CheckedAnswer {
+  answer: Answer;
+  raw?: Answer;
+}
+
+function validateAnswer(id: string, question: QuestionMap[string], raw: unknown): CheckedAnswer {
+  if (!isObject(raw)) throw invalidResponse(`Provider response is missing the answer to ${quoted(id)}.`);
+  if (raw.type !== question.type) throw invalidResponse(`Answer ${quoted(id)} has type ${quoted(String(raw.type))}; expected ${question.type}.`);
+  if (question.type === 'noul') {
+    if (!isProbability(raw.noul)) throw invalidResponse(`Answer ${quoted(id)} must carry noul in [0,1].`);
+    return { answer: { type: 'noul', noul: raw.noul } };
+  }
+  if (!isProbability(raw.confidence)) throw invalidResponse(`Answer ${quoted(id)} must carry confidence in [0,1].`);
   if (question.type === 'choice') {
     const options = Object.keys(question.criteria);
     if (typeof raw.choice !== 'string' || !options.includes(raw.choice)) {
-      throw invalidResponse(`Answer ${short(id)} chose ${short(String(raw.choice))}, which is not one of the offered options.`);
+      throw invalidResponse(`Answer ${quoted(id)} chose ${quoted(String(raw.choice))}, which is not one of the offered options.`);
     }
-    const probabilities = checkDistribution(id, raw.probabilities, options);
-    const peak = Math.max(...Object.values(probabilities));
-    if (probabilities[raw.choice]! < peak - SUM_TOLERANCE_PER_OPTION * options.length) {
-      throw invalidResponse(`Answer ${short(id)} chose an option its own distribution does not favour.`);
+    const d = checkDistribution(id, raw.probabilities, options);
+    if (!Object.hasOwn(d.sent, raw.choice)) throw invalidResponse(`Answer ${quoted(id)} chose ${quoted(raw.choice)} but gives it no probability.`);
+    const peak = Math.max(...Object.values(d.sent));
+    if (d.sent[raw.choice]! < peak - SUM_TOLERANCE_PER_OPTION * d.count) {
+      throw invalidResponse(`Answer ${quoted(id)} chose an option its own distribution does not favour.`);
     }
-    return { type: 'choice', choice: raw.choice, confidence: raw.confidence, probabilities };
+    const answer = (probabilities: Record<string, number>): Answer => ({ type: 'choice', choice: raw.choice as string, confidence: raw.confidence as number, probabilities });
+    return d.exact ? { answer: answer(d.sent) } : { answer: answer(d.normalised), raw: answer(d.sent) };
   }
   const levels = question.criteria.map((_, i) => String(i));
-  const probabilities = checkDistribution(id, raw.probabilities, levels);
-  if (!isObject(raw.legend) || Object.keys(raw.legend).length !== levels.length || !levels.every((k) => typeof (raw.legend as Record<string, unknown>)[k] === 'string')) {
-    throw invalidResponse(`Answer ${short(id)} must carry a legend with one text per level 0..${levels.length - 1}.`);
-  }
+  const d = checkDistribution(id, raw.probabilities, levels);
+  const legend = legendOf(id, raw.legend, question.criteria, d.sent);
   const score = raw.score;
-  if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > levels.length - 1) {
-    throw invalidResponse(`Answer ${short(id)} must carry a score within 0..${levels.length - 1}.`);
+  const top = levels.length - 1;
+  if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > top) {
+    throw invalidResponse(`Answer ${quoted(id)} must carry a score within 0..${top}.`);
   }
-  const expected = levels.reduce((acc, k, i) => acc + i * probabilities[k]!, 0);
-  if (Math.abs(expected - score) > 0.05 * (levels.length - 1) + 1e-9) {
-    throw invalidResponse(`Answer ${short(id)} has a score inconsistent with its own distribution.`);
+  // A provider may compute the score before or after rescaling its distribution; either is consistent.
+  const expected = (p: Record<string, number>) => levels.reduce((acc, k, i) => acc + i * (p[k] ?? 0), 0);
+  const near = (e: number) => Math.abs(e - score) <= 0.05 * top + 1e-9;
+  if (!near(expected(d.sent)) && !near(expected(d.normalised))) {
+    throw invalidResponse(`Answer ${quoted(id)} has a score inconsistent with its own distribution.`);
+  }
+  const answer = (probabilities: Record<string, number>): Answer => ({ type: 'score', score, confidence: raw.confidence as number, probabilities, legend });
+  return d.exact ? { answer: answer(d.sent) } : { answer: answer(d.normalised), raw: answer(d.sent) };
+}
+
+/**
+ * The legend of a score answer: level → text for offered levels only, covering every level given a
+ * probability; levels the provider left out take the question's own level text (the legend echoes it).
+ */
+function legendOf(id: string, raw: unknown, criteria: readonly string[], sent: Record<string, number>): Record<string, string> {
+  const bad = () => invalidResponse(`Answer ${quoted(id)} must carry a legend with a text for each level it gives a probability (levels 0..${criteria.length - 1}).`);
+  if (!isObject(raw)) throw bad();
+  for (const [k, v] of Object.entries(raw)) {
+    if (!/^(0|[1-9]\d*)$/.test(k) || Number(k) >= criteria.length || typeof v !== 'string') throw bad();
   }
   const legend: Record<string, string> = {};
-  for (const k of levels) setOwn(legend, k, (raw.legend as Record<string, string>)[k]!);
-  return { type: 'score', score, confidence: raw.confidence, probabilities, legend };
+  criteria.forEach((text, i) => {
+    const k = String(i);
+    if (Object.hasOwn(sent, k) && !Object.hasOwn(raw, k)) throw bad();
+    setOwn(legend, k, Object.hasOwn(raw, k) ? (raw[k] as string) : text);
+  });
+  return legend;
+}
+
+/** A validated response plus the answers whose numbers were rescaled, exactly as the provider sent them. */
+export interface ValidatedResponse {
+  /** Answers with probabilities normalised over every offered option (what policy and results use). */
+  response: SystemOneResponse;
+  /** Question id → the answer as sent (validated, unnormalised, omitted options absent); only answers that differ. */
+  rawAnswers?: Record<string, Answer>;
 }
 
 /**
  * Validates a provider body against the questions asked:
- * every asked id answered with its type; noul/probabilities/confidence in [0,1]; choices on the list;
- * distributions complete and summing to 1 within 0.005 per option; scores within and consistent with
- * their distribution; usage non-negative integers. Unasked answers are dropped.
- * Returns a clean copy in question order. Throws JevError INVALID_RESPONSE (never echoes the body).
+ * every asked id answered with its type; noul, confidence and probabilities finite and in [0,1]; choices
+ * and probability keys on the offered list (a subset may be given, the rest count as 0); distributions
+ * summing to 1 within 0.005 per probability given; scores within and consistent with their distribution;
+ * usage non-negative integers. Unasked answers are dropped. Probabilities that do not sum to exactly 1 or
+ * leave options out are normalised over every offered option; the answer as sent is kept in `rawAnswers`.
+ * Returns clean copies in question order. Throws JevError INVALID_RESPONSE naming the question (never
+ * echoes the body).
  */
-export function validateResponse(questions: QuestionMap, body: unknown): SystemOneResponse {
+export function validateResponseWithRaw(questions: QuestionMap, body: unknown): ValidatedResponse {
   if (!isObject(body)) throw invalidResponse('Provider response is not a JSON object.');
   if (typeof body.model !== 'string' || body.model.trim() === '') throw invalidResponse('Provider response has no model name.');
   const usage = usageOf(body);
   if (!isObject(body.answers)) throw invalidResponse('Provider response has no answers object.');
   const answers: Record<string, Answer> = {};
+  let rawAnswers: Record<string, Answer> | undefined;
   for (const [id, question] of Object.entries(questions)) {
-    if (!Object.hasOwn(body.answers, id)) throw invalidResponse(`Provider response is missing the answer to ${short(id)}.`);
-    setOwn(answers, id, validateAnswer(id, question, body.answers[id]));
+    if (!Object.hasOwn(body.answers, id)) throw invalidResponse(`Provider response is missing the answer to ${quoted(id)}.`);
+    const checked = validateAnswer(id, question, body.answers[id]);
+    setOwn(answers, id, checked.answer);
+    if (checked.raw) setOwn((rawAnswers ??= {}), id, checked.raw);
   }
-  return { model: body.model, usage, answers };
+  return { response: { model: body.model, usage, answers }, ...(rawAnswers ? { rawAnswers } : {}) };
+}
+
+/** {@link validateResponseWithRaw} without the answers as sent: the normalised response only. */
+export function validateResponse(questions: QuestionMap, body: unknown): SystemOneResponse {
+  return validateResponseWithRaw(questions, body).response;
 }

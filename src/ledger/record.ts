@@ -2,10 +2,19 @@ import type { JevErrorDetails } from '../judgment/errors';
 import type { Answer, Coverage, QuestionMap, Usage } from '../judgment/types';
 import type { Floors } from '../policy/thresholds';
 
-/** One upstream request of a tool call: the questions asked and the validated provider answer. */
+/**
+ * One upstream request of a tool call: the questions asked and the validated provider answer, its
+ * probabilities normalised over every offered option (the numbers the decision used and readers see).
+ */
 export interface RecordedExchange {
   questions: QuestionMap;
   response: { model: string; usage: Usage; answers: Record<string, Answer> };
+  /**
+   * Question id → the answer exactly as the provider sent it (a subset of the options, or a sum within
+   * tolerance but not 1), only for answers normalisation changed; absent when none did. Replay answers
+   * from these, so it validates and normalises the same numbers again.
+   */
+  raw_answers?: Record<string, Answer>;
   coverage: Coverage;
   truncated: boolean;
 }

@@ -45,8 +45,10 @@ export class ReplayProvider implements JudgmentProvider {
       throw new JevError('INVALID_RESPONSE', `Replay request #${index + 1} asks different questions than were recorded (${mismatch}).`);
     }
     this.next++;
+    // The answers as they were sent, so validation normalises them exactly as it did live.
+    const answers = exchange.raw_answers ? { ...exchange.response.answers, ...exchange.raw_answers } : exchange.response.answers;
     // A deep copy: policy code must not be able to alter the record being replayed.
-    return JSON.parse(JSON.stringify(exchange.response));
+    return JSON.parse(JSON.stringify({ ...exchange.response, answers }));
   }
 }
 

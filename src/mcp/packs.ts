@@ -101,8 +101,8 @@ export function buildPackResources(sources: PackSources): PackResource[] {
       description: 'Questions of jev_rank, shown for a two-candidate example.',
       body: () => ({
         note:
-          'One choice over private candidate labels (at most 250 per request) plus an exists yes/no; candidate texts ' +
-          'are cut to 2 000 characters; larger lists run as a tournament of such requests.',
+          'One choice over private candidate labels (at most 250 per request) plus an exists yes/no; the state lists each ' +
+          'candidate as {label, id, text}, ids and texts cut to 2 000 characters; larger lists run as a tournament of such requests.',
         example: sources.rank(RANK_EXAMPLE.query, RANK_EXAMPLE.candidates),
       }),
     },

@@ -69,10 +69,13 @@ export interface BackendStatus {
 export interface ServerView {
   name: string;
   transport: 'stdio' | 'http';
-  status: 'starting' | 'ready' | 'error' | 'stopped';
-  /** Why it is in error (spawn error, exit code, last stderr lines, timeout). */
+  /** `not-started` (neutral: it starts when needed) and `disabled` (turned off by the user) are not faults. */
+  status: 'starting' | 'ready' | 'error' | 'stopped' | 'not-started' | 'disabled';
+  /** Why it is in error (spawn error, exit code, last stderr lines, timeout), or a note on the state. */
   reason?: string;
   tools: string[];
+  /** A configured server's switch (jevPanel.disabledServers); absent for the built-in endpoint. */
+  enabled?: boolean;
   /** OAuth: `required` = needs a sign-in (Sign in), `signed-in` = tokens held (Sign out). */
   auth?: 'required' | 'signed-in';
 }
@@ -83,6 +86,8 @@ export interface PermissionView {
   allowed: boolean;
   /** e.g. `allowed by "jev_*"`, `denied by "!files/write_file"`, `no grant matches`. */
   why: string;
+  /** The tool's annotations say `readOnlyHint: true` (what "Grant read-only" grants). */
+  readOnly?: boolean;
 }
 
 /** One agent manifest as the panel shows it. */
@@ -123,6 +128,10 @@ export type WebviewToHost =
   | { type: 'signOutServer'; name: string }
   | { type: 'openServerLog'; name: string }
   | { type: 'toggleGrant'; agent: string; grant: string; enabled: boolean }
+  /** Turns a configured server on or off (jevPanel.disabledServers). */
+  | { type: 'setServerEnabled'; name: string; enabled: boolean }
+  /** Grants `agent` every tool of `server`, or exactly its read-only ones (readOnlyHint). */
+  | { type: 'grantServer'; agent: string; server: string; mode: 'all' | 'readOnly' }
   | { type: 'runSampleStep' }
   | { type: 'command'; command: 'setApiKey' | 'clearApiKey' | 'openSettings' | 'importMcpJson' | 'openLedger' };
 

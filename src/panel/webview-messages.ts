@@ -17,6 +17,8 @@ const schema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('signOutServer'), name }),
   z.strictObject({ type: z.literal('openServerLog'), name }),
   z.strictObject({ type: z.literal('toggleGrant'), agent: name, grant: z.string().min(1).max(300), enabled: z.boolean() }),
+  z.strictObject({ type: z.literal('setServerEnabled'), name, enabled: z.boolean() }),
+  z.strictObject({ type: z.literal('grantServer'), agent: name, server: name, mode: z.enum(['all', 'readOnly']) }),
   z.strictObject({ type: z.literal('runSampleStep') }),
   z.strictObject({ type: z.literal('command'), command: z.enum(['setApiKey', 'clearApiKey', 'openSettings', 'importMcpJson', 'openLedger']) }),
 ]);

@@ -3,8 +3,10 @@
  *
  * Grammar: `{"rules":[{"question":ID,"pass":P}, …]}` with P one of
  * `{"noul":{"min"?,"max"?}}`, `{"choice":LABEL,"confidence"?:{"min":x}}`,
- * `{"score":{"min"?,"max"?},"confidence"?:{"min":x}}`. Every diagnostic text and its check order follow
- * judgevet's exactly, so a caller sees the same message judgevet prints. Comparisons are inclusive.
+ * `{"score":{"min"?,"max"?} | {"level":n},"confidence"?:{"min":x}}`. Every diagnostic text and its check
+ * order follow judgevet's exactly, so a caller sees the same message judgevet prints; the `level` form
+ * (an exact match on the highest-probability level) has diagnostics in the same style. Comparisons are
+ * inclusive.
  *
  * Duplicate keys can only be seen in raw text: {@link parsePolicy} given a string reads it with a
  * duplicate-rejecting reader; given an already-decoded value (the MCP path, where arguments arrive as
@@ -25,9 +27,13 @@ export class PolicyDefinitionError extends Error {
 
 /** An answer that cannot be evaluated against a validated policy. `message` is the exact diagnostic. */
 export class PolicyAnswerError extends Error {
-  constructor(message: string) {
+  /** Id of the question whose answer failed. */
+  readonly question: string;
+
+  constructor(message: string, question: string) {
     super(message);
     this.name = 'PolicyAnswerError';
+    this.question = question;
   }
 }
 
@@ -53,12 +59,17 @@ export interface ChoiceRule {
   minConfidence?: number;
 }
 
-/** Score rule: expected level within [min, max] (level units, 0 = lowest), confidence ≥ `minConfidence`. */
+/**
+ * Score rule: the expected level within [min, max] (level units, 0 = lowest), or — with `level` instead of
+ * bounds — the highest-probability level equal to `level` (an integer level index); confidence ≥
+ * `minConfidence` when given.
+ */
 export interface ScoreRule {
   kind: 'score';
   question: string;
   min?: number;
   max?: number;
+  level?: number;
   minConfidence?: number;
 }
 
@@ -83,12 +94,14 @@ export interface RuleReport {
   passed: boolean;
   /** Reference detail, e.g. `noul 0.9 >= 0.8 -> pass` (Python float repr). */
   detail: string;
-  /** Observed P(true), expected score, or chosen label. */
+  /** Observed P(true), expected score, highest-probability level (score `level` rules), or chosen label. */
   observed: number | string;
   /** Inclusive lower bound (noul/score), when set. */
   min?: number;
   /** Inclusive upper bound (noul/score), when set. */
   max?: number;
+  /** Required level (score `level` rules). */
+  level?: number;
   /** Expected label (choice rules). */
   expected?: string;
   /** Observed confidence (choice/score answers). */
@@ -127,7 +140,7 @@ function firstUnknownKey(keys: string[], allowed: readonly string[]): string | u
  * in judgevet's order against `questions` (id → {type, criteria}). Rules may cover a subset of the questions.
  * Throws PolicyDefinitionError with judgevet's exact text, e.g. `duplicate key in JSON object`,
  * `invalid JSON (Expecting value: line 1 column 1 (char 0))`, `rules[1] must be a JSON object`,
- * `score max must be in [0.0, 2.0]`.
+ * `score max must be in [0.0, 2.0]`, `score level must be in [0, 2]`.
  */
 export function parsePolicy(source: string | object, questions: Readonly<Record<string, PolicyQuestion>>): ValidatedPolicy {
   let root: unknown = source;
@@ -195,7 +208,7 @@ export function validatePolicyValue(root: unknown, questions: Readonly<Record<st
     }
     if (kind === 'score') {
       const maxLevel = scoreMaxLevelOf(question.criteria);
-      const range = rangeOf('score', passObj.score, maxLevel);
+      const range = scorePredicateOf(passObj.score, maxLevel);
       const minConfidence = confidenceOf(passObj);
       scoreMaxLevel.set(id, maxLevel);
       rules.push({ kind, question: id, ...range, ...(minConfidence === undefined ? {} : { minConfidence }) });
@@ -229,7 +242,8 @@ function rangeOf(kind: 'noul' | 'score', raw: unknown, hi: number): { min?: numb
   if (!isObject(raw)) fail(`${kind} range must be an object`);
   const range = raw as Record<string, unknown>;
   const unknownKey = firstUnknownKey(Object.keys(range), ['min', 'max']);
-  if (unknownKey) fail(`${kind} predicate has unknown field ${unknownKey}; expected 'min' and 'max'`);
+  // A score predicate may also be {"level": n}; its unknown-field text names that key too.
+  if (unknownKey) fail(`${kind} predicate has unknown field ${unknownKey}; expected ${kind === 'score' ? "'min', 'max' or 'level'" : "'min' and 'max'"}`);
   if (Object.keys(range).length === 0) fail(`${kind} predicate requires at least one bound`);
   const out: { min?: number; max?: number } = {};
   for (const bound of ['min', 'max'] as const) {
@@ -242,6 +256,25 @@ function rangeOf(kind: 'noul' | 'score', raw: unknown, hi: number): { min?: numb
   }
   if (out.min !== undefined && out.max !== undefined && out.min > out.max) fail(`${kind} min cannot exceed max`);
   return out;
+}
+
+/**
+ * A score predicate: bounds as {@link rangeOf}, or `{"level": n}`, an integer level index in
+ * [0, top level], which excludes min and max. Diagnostics: `score level cannot be combined with min or
+ * max`, `score level must be an integer`, `score level must be in [0, <top>]`; unknown keys name the
+ * allowed ones.
+ */
+function scorePredicateOf(raw: unknown, hi: number): { min?: number; max?: number } | { level: number } {
+  if (!isObject(raw) || !Object.hasOwn(raw, 'level')) return rangeOf('score', raw, hi);
+  const predicate = raw as Record<string, unknown>;
+  const unknownKey = firstUnknownKey(Object.keys(predicate), ['min', 'max', 'level']);
+  if (unknownKey) fail(`score predicate has unknown field ${unknownKey}; expected 'min', 'max' or 'level'`);
+  if (Object.hasOwn(predicate, 'min') || Object.hasOwn(predicate, 'max')) fail('score level cannot be combined with min or max');
+  const level = predicate.level;
+  // JSON null, booleans, strings and fractions are all wrong types for a level index.
+  if (typeof level !== 'number' || !Number.isInteger(level)) fail('score level must be an integer');
+  if ((level as number) < 0 || (level as number) > hi) fail(`score level must be in [0, ${hi}]`);
+  return { level: level as number };
 }
 
 /** Grammar check 9: optional `confidence: {min}` with min a finite number in [0, 1]. */
@@ -257,15 +290,33 @@ function confidenceOf(pass: Record<string, unknown>): number | undefined {
   return v as number;
 }
 
-const answerFail = (message: string): never => {
-  throw new PolicyAnswerError(message);
-};
-
 /** Checks an answer scalar: finite number within [0, hi]; messages `<label> is nonfinite or not numeric` / `<label> is outside the allowed range`. */
-function checkedScalar(v: unknown, label: string, hi: number): number {
+function checkedScalar(v: unknown, label: string, hi: number, answerFail: (message: string) => never): number {
   if (!isFiniteNumber(v)) answerFail(`${label} is nonfinite or not numeric`);
   if ((v as number) < 0 || (v as number) > hi) answerFail(`${label} is outside the allowed range`);
   return v as number;
+}
+
+/**
+ * The highest-probability level of a score answer's `probabilities` (level index → probability), the
+ * lowest such level on a tie (the first in level order, as a reader of the distribution would take it).
+ * Fails with `score probabilities are missing or empty`, `score probability is …` (as checkedScalar) or
+ * `score probabilities name a level outside the question scale`.
+ */
+function peakLevel(raw: unknown, hi: number, answerFail: (message: string) => never): number {
+  if (!isObject(raw) || Object.keys(raw).length === 0) answerFail('score probabilities are missing or empty');
+  let peak = -1;
+  let best = -1;
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!/^(0|[1-9]\d*)$/.test(key) || Number(key) > hi) answerFail('score probabilities name a level outside the question scale');
+    const p = checkedScalar(value, 'score probability', 1, answerFail);
+    const level = Number(key);
+    if (p > best || (p === best && level < peak)) {
+      best = p;
+      peak = level;
+    }
+  }
+  return peak;
 }
 
 /** Range detail parts and verdict for noul/score: `<label> <v> >= <min>`, `<label> <v> <= <max>`. */
@@ -291,18 +342,25 @@ const verdict = (ok: boolean) => (ok ? ' -> pass' : ' -> fail');
  * Throws PolicyAnswerError (never a partial report) for: `missing answer for policy question`,
  * `answer type mismatch for policy question`, `noul value is nonfinite or not numeric`,
  * `noul value is outside the allowed range`, `choice confidence …`, `choice value not found in question
- * criteria`, `score confidence …`, `score is nonfinite or not numeric`, `score is outside the allowed range`.
+ * criteria`, `score confidence …`, `score is nonfinite or not numeric`, `score is outside the allowed range`,
+ * and for `level` rules `score probabilities are missing or empty`, `score probability is …`, `score
+ * probabilities name a level outside the question scale`. Its `question` names the rule's question.
+ * A `level` rule reads the highest-probability level (the lowest level on a tie); its detail is e.g.
+ * `score level 2 == 1 -> fail`.
  */
 export function evaluatePolicy(policy: ValidatedPolicy, answers: Readonly<Record<string, unknown>>): PolicyReport {
   const rules: RuleReport[] = [];
   for (const rule of policy.rules) {
+    const answerFail = (message: string): never => {
+      throw new PolicyAnswerError(message, rule.question);
+    };
     if (!Object.hasOwn(answers, rule.question)) answerFail('missing answer for policy question');
     const answer = answers[rule.question];
     if (!isObject(answer) || answer.type !== rule.kind) answerFail('answer type mismatch for policy question');
     const a = answer as Record<string, unknown>;
 
     if (rule.kind === 'noul') {
-      const value = checkedScalar(a.noul, 'noul value', 1);
+      const value = checkedScalar(a.noul, 'noul value', 1, answerFail);
       const { parts, ok } = rangeParts('noul', value, rule.min, rule.max);
       rules.push({ question: rule.question, kind: 'noul', passed: ok, detail: parts.join(' and ') + verdict(ok), observed: value, ...bounds(rule) });
       continue;
@@ -310,7 +368,7 @@ export function evaluatePolicy(policy: ValidatedPolicy, answers: Readonly<Record
 
     if (rule.kind === 'choice') {
       // Confidence is checked even without a confidence predicate (strict evaluator).
-      const confidence = checkedScalar(a.confidence, 'choice confidence', 1);
+      const confidence = checkedScalar(a.confidence, 'choice confidence', 1, answerFail);
       const choice = a.choice;
       if (typeof choice !== 'string' || !policy.choiceLabels.get(rule.question)?.has(choice)) {
         answerFail('choice value not found in question criteria');
@@ -335,10 +393,19 @@ export function evaluatePolicy(policy: ValidatedPolicy, answers: Readonly<Record
       continue;
     }
 
-    const confidence = checkedScalar(a.confidence, 'score confidence', 1);
-    const score = checkedScalar(a.score, 'score', policy.scoreMaxLevel.get(rule.question) ?? 0);
-    const { parts, ok: inRange } = rangeParts('score', score, rule.min, rule.max);
-    let ok = inRange;
+    const confidence = checkedScalar(a.confidence, 'score confidence', 1, answerFail);
+    const top = policy.scoreMaxLevel.get(rule.question) ?? 0;
+    const score = checkedScalar(a.score, 'score', top, answerFail);
+    let parts: string[];
+    let ok: boolean;
+    let observed = score;
+    if (rule.level !== undefined) {
+      observed = peakLevel(a.probabilities, top, answerFail);
+      ok = observed === rule.level;
+      parts = [`score level ${observed} == ${rule.level}`];
+    } else {
+      ({ parts, ok } = rangeParts('score', score, rule.min, rule.max));
+    }
     if (rule.minConfidence !== undefined) {
       parts.push(`confidence ${pyFloat(confidence)} >= ${pyFloat(rule.minConfidence)}`);
       ok &&= confidence >= rule.minConfidence;
@@ -348,8 +415,9 @@ export function evaluatePolicy(policy: ValidatedPolicy, answers: Readonly<Record
       kind: 'score',
       passed: ok,
       detail: parts.join(' and ') + verdict(ok),
-      observed: score,
+      observed,
       ...bounds(rule),
+      ...(rule.level === undefined ? {} : { level: rule.level }),
       confidence,
       ...(rule.minConfidence === undefined ? {} : { minConfidence: rule.minConfidence }),
     });

@@ -1,4 +1,5 @@
 import { JevError, configError, invalidInput } from '../judgment/errors';
+import { requestBodyJson } from '../judgment/request-body';
 import type { SystemOneRequest } from '../judgment/types';
 import { normalizeBaseUrl } from './base-url';
 import { postJsonWithRetry, type PostWording, type UnreachableKind } from './http-post';
@@ -78,8 +79,8 @@ export class SystemOneProvider implements JudgmentProvider {
   async systemOne(request: SystemOneRequest, ctx: CallContext): Promise<unknown> {
     let payload: string;
     try {
-      // Serialized once; the same bytes are resent on every retry.
-      payload = JSON.stringify({ state: request.state, questions: request.questions, model: request.model });
+      // Serialized once (judge() usually has the body already); the same bytes are resent on every retry.
+      payload = requestBodyJson(request);
     } catch {
       throw invalidInput('The System One request could not be serialized as JSON (state must be plain JSON data).');
     }

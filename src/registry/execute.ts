@@ -104,7 +104,6 @@ export async function execute(deps: ExecuteDeps, agent: AgentManifest, decision:
     return { executed: false, reason: `the decision was judged for agent ${JSON.stringify(decision.agent)}, not ${JSON.stringify(agent.name)}` };
   }
   const { call } = accepted;
-  const tool = deps.registry.resolve(call.name)?.id ?? call.name;
   const started = Date.now();
   let outcome: RegistryCallOutcome;
   try {
@@ -112,6 +111,8 @@ export async function execute(deps: ExecuteDeps, agent: AgentManifest, decision:
   } catch (err) {
     outcome = { ok: false, error: registryErrorDetails(err) };
   }
+  // Resolved after the call: a server started on demand by it lists its tools only then.
+  const tool = deps.registry.resolve(call.name)?.id ?? call.name;
   const record = executionRecord({
     agent: agent.name,
     tool,

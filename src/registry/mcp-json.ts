@@ -5,6 +5,7 @@
  * cannot run as written are skipped with the reason (SSE transport, `${input:…}` prompts, unknown variables).
  */
 import { configError } from '../judgment/errors';
+import { diffServers, type ServerDiff } from './server-diff';
 import { parseServerConfig, SERVER_NAME, type ServerConfig } from './servers';
 
 /** Result of an import: servers to save and one line per skipped entry. */
@@ -112,4 +113,22 @@ export function importMcpJson(text: string, vars: { workspaceFolder?: string; us
     }
   }
   return { servers, skipped };
+}
+
+/** What a (re-)import writes: the new `mcpServers` value and how it differs from the current one. */
+export interface ImportPlan {
+  next: Record<string, ServerConfig>;
+  diff: ServerDiff;
+}
+
+/**
+ * Plans writing `imported` (this import's servers) over `existing` (the current workspace value of
+ * `mcpServers`): imported servers are added or replace theirs; a server `previous` (the names the last
+ * import wrote) lists that mcp.json no longer has is removed; servers added by hand stay. Pure.
+ */
+export function planImport(existing: Readonly<Record<string, ServerConfig>>, previous: readonly string[], imported: Readonly<Record<string, ServerConfig>>): ImportPlan {
+  const next: Record<string, ServerConfig> = { ...existing };
+  for (const name of previous) if (!Object.hasOwn(imported, name)) delete next[name];
+  Object.assign(next, imported);
+  return { next, diff: diffServers(existing, next) };
 }

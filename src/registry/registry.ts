@@ -1,12 +1,15 @@
-import { configError, type JevErrorDetails } from '../judgment/errors';
+import { configError } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
-import { McpConnection, type CallProgress, type ConnectionOptions, type ConnectionStatus } from './connection';
+import { McpConnection, type CallProgress, type ConnectionOptions, type RemoteTool } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
 import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest, type ToolRef } from './manifest';
+import type { RegistryCallOptions, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolSpec, WhyAnswer } from './registry-types';
 import { checkJsonObject, mapCallResult } from './result';
 import { checkAgainstSchema } from './schema';
+import { sameServerConfig, type ServerDiff } from './server-diff';
 import type { NamedServer, ServerSource } from './servers';
 
+export type { RegistryCallOptions, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolRunContext, ToolSpec, WhyAnswer } from './registry-types';
 // The registry's error classes, importable from here as the contract names them.
 export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors';
 
@@ -20,108 +23,17 @@ export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors'
  * shows the qualified id.
  */
 
-/** What an in-process tool receives besides its params. */
-export interface ToolRunContext {
-  /** Name of the calling agent. */
-  agent: string;
-  signal?: AbortSignal;
-}
-
-/** An in-process tool: name, description and run (the contract's triple) plus schema and hints. */
-export interface ToolSpec {
-  /** Bare name: no `/`, no spaces. */
-  name: string;
-  description: string;
-  title?: string;
-  /** JSON Schema of the params (2020-12 unless `$schema` says otherwise). */
-  inputSchema?: Record<string, unknown>;
-  annotations?: ToolAnnotations;
-  /**
-   * Validate params against `inputSchema` in the host before `run` (default true when a schema is set), so
-   * bad input fails the same way on every transport. Tools that parse their own input may turn it off.
-   */
-  validateParams?: boolean;
-  /** Runs the tool; must return (or resolve to) a plain JSON object. Throwing reports a tool error. */
-  run(params: Record<string, unknown>, ctx: ToolRunContext): unknown;
-}
-
-/** A tool as seen through the registry, whatever its transport. */
-export interface ResolvedTool {
-  /** Qualified id for external tools, bare name for in-process ones. */
-  id: string;
-  /** Bare tool name. */
-  name: string;
-  transport: 'in-process' | 'mcp';
-  server?: string;
-  description: string;
-  title?: string;
-  inputSchema?: Record<string, unknown>;
-  annotations?: ToolAnnotations;
-  /** True when a bare call of `name` resolves to this tool. */
-  bareOwner: boolean;
-}
-
-/** The registry's answer to "why may (not) this agent call this tool". */
-export interface WhyAnswer extends GrantDecision {
-  /** False when no such tool is currently known (the decision then applies to the name as written). */
-  known: boolean;
-}
-
-/**
- * Events for logs and the panel's feed (every tool call is reported, ok or not). Params: names only.
- * `call` numbers the calls of one registry, so a call's `tool.progress` events match its `tool.call`.
- */
-export type RegistryEvent =
-  | { type: 'tool.call'; time: number; call: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
-  | { type: 'tool.call'; time: number; call: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
-  | { type: 'tool.progress'; time: number; call: number; agent: string; tool: string; elapsed_ms: number; progress: CallProgress }
-  | { type: 'tool.denied'; time: number; agent: string; tool: string; rule: string | null; reason: string }
-  | { type: 'server.status'; time: number; server: string; status: ConnectionStatus }
-  | { type: 'server.tools'; time: number; server: string; tools: string[] };
-
-/** Status row of one configured server. */
-export interface ServerView {
-  name: string;
-  source: ServerSource;
-  transport: 'stdio' | 'http';
-  /** Command line or URL, without secrets (no env values, no headers). */
-  target: string;
-  status: ConnectionStatus;
-  /** Qualified ids of the server's last known tools. */
-  tools: string[];
-  /** Per-call timeout, ms (progress restarts it). */
-  timeoutMs: number;
-  /** Total cap of one call, ms. */
-  maxTotalTimeoutMs: number;
-  /** Last stderr lines (bounded). */
-  stderr: string[];
-}
-
-/** Options of a ToolRegistry. */
-export interface RegistryOptions {
-  /** External servers in resolution order (config file first, then the env gate). */
-  servers?: NamedServer[];
-  connection?: ConnectionOptions;
-  onEvent?: (event: RegistryEvent) => void;
-}
-
-/** Per-call options. */
-export interface RegistryCallOptions {
-  signal?: AbortSignal;
-  /** Overrides the server's per-call timeout, ms (external tools only). */
-  timeoutMs?: number;
-  /** Hears the progress notifications of an external call (also emitted as `tool.progress` events). */
-  onProgress?: (progress: CallProgress) => void;
-}
-
 const TOOL_NAME = /^[^\s/]+$/;
 
 /** Capability-checked tool registry over in-process tools and persistent MCP connections. */
 export class ToolRegistry {
   private readonly specs = new Map<string, ToolSpec>();
-  private readonly connections: McpConnection[] = [];
+  private connections: McpConnection[] = [];
   private readonly sources = new Map<string, ServerSource>();
   private readonly onEvent?: (event: RegistryEvent) => void;
+  private readonly connectionOptions?: ConnectionOptions;
+  /** Tool lists remembered from an earlier run, offered while a server has not listed its own yet. */
+  private readonly remembered = new Map<string, readonly RemoteTool[]>();
   /** Resolutions of names, valid until a tool list or an in-process registration changes. */
   private readonly resolved = new Map<string, ResolvedTool | undefined>();
   private callSeq = 0;
@@ -129,26 +41,80 @@ export class ToolRegistry {
   /** Throws JevError CONFIG_ERROR when two servers share a name. */
   constructor(options: RegistryOptions = {}) {
     this.onEvent = options.onEvent;
-    const seen = new Set<string>();
-    for (const server of options.servers ?? []) {
-      if (seen.has(server.name)) throw configError(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
-      seen.add(server.name);
-      this.sources.set(server.name, server.source);
-      this.connections.push(
-        new McpConnection(server.name, server.config, {
-          ...options.connection,
-          onStatus: (c) => {
-            options.connection?.onStatus?.(c);
-            this.emit({ type: 'server.status', time: Date.now(), server: c.name, status: c.status });
-          },
-          onToolsChanged: (c) => {
-            this.resolved.clear();
-            options.connection?.onToolsChanged?.(c);
-            this.emit({ type: 'server.tools', time: Date.now(), server: c.name, tools: c.tools.map((t) => `${c.name}/${t.name}`) });
-          },
-        }),
-      );
+    this.connectionOptions = options.connection;
+    uniqueNames(options.servers ?? []);
+    for (const server of options.servers ?? []) this.connections.push(this.connect(server));
+  }
+
+  private connect(server: NamedServer): McpConnection {
+    const options = this.connectionOptions;
+    this.sources.set(server.name, server.source);
+    return new McpConnection(server.name, server.config, {
+      ...options,
+      onStatus: (c) => {
+        options?.onStatus?.(c);
+        this.emit({ type: 'server.status', time: Date.now(), server: c.name, status: c.status });
+      },
+      onToolsChanged: (c) => {
+        this.resolved.clear();
+        options?.onToolsChanged?.(c);
+        this.emit({ type: 'server.tools', time: Date.now(), server: c.name, tools: c.tools.map((t) => `${c.name}/${t.name}`) });
+      },
+    });
+  }
+
+  /**
+   * Replaces the configured servers with `servers` (their order becomes the resolution order). A server
+   * whose configuration is the same keeps its connection, so a running one keeps running (same process); a
+   * changed one gets a new connection (not started: the caller decides) and the old one is closed; a
+   * removed one is closed. Resolves with what changed once the replaced connections are closed. Throws JevError
+   * CONFIG_ERROR when two servers share a name (nothing changes then).
+   */
+  async reconfigure(servers: readonly NamedServer[]): Promise<ServerDiff> {
+    uniqueNames(servers);
+    const diff: ServerDiff = { added: [], changed: [], removed: [], unchanged: [] };
+    const old = new Map(this.connections.map((c) => [c.name, c] as const));
+    const closing: McpConnection[] = [];
+    this.connections = servers.map((server) => {
+      const before = old.get(server.name);
+      old.delete(server.name);
+      if (before && sameServerConfig(before.config, server.config)) {
+        diff.unchanged.push(server.name);
+        this.sources.set(server.name, server.source);
+        return before;
+      }
+      const next = this.connect(server);
+      if (before) {
+        diff.changed.push(server.name);
+        this.remembered.delete(server.name); // remembered for the old configuration
+        closing.push(before);
+      } else diff.added.push(server.name);
+      return next;
+    });
+    for (const [name, c] of old) {
+      diff.removed.push(name);
+      this.sources.delete(name);
+      this.remembered.delete(name);
+      closing.push(c);
     }
+    this.resolved.clear();
+    await Promise.all(closing.map((c) => c.close()));
+    return diff;
+  }
+
+  /**
+   * Offers `tools` for server `name` until it lists its own (a tool list kept from an earlier run, so the
+   * server can start on demand when one of them is called). Ignored for an unknown server.
+   */
+  rememberTools(name: string, tools: readonly RemoteTool[]): void {
+    if (!this.server(name)) return;
+    this.remembered.set(name, tools);
+    this.resolved.clear();
+  }
+
+  /** The tools of `c` as known now: its own list once it has one, else the remembered one. */
+  private toolsOf(c: McpConnection): readonly RemoteTool[] {
+    return c.toolsKnown ? c.tools : (this.remembered.get(c.name) ?? c.tools);
   }
 
   private emit(event: RegistryEvent): void {
@@ -200,7 +166,7 @@ export class ToolRegistry {
       transport: c.transportKind,
       target: c.target,
       status: c.status,
-      tools: c.tools.map((t) => `${c.name}/${t.name}`),
+      tools: this.toolsOf(c).map((t) => `${c.name}/${t.name}`),
       timeoutMs: c.timeoutMs,
       maxTotalTimeoutMs: c.maxTotalTimeoutMs,
       stderr: c.stderr.slice(-20),
@@ -210,7 +176,7 @@ export class ToolRegistry {
   /** The server a bare `name` resolves to (first in config order listing it), or undefined. Pure. */
   private bareOwner(name: string): McpConnection | undefined {
     if (this.specs.has(name)) return undefined;
-    return this.connections.find((c) => c.tools.some((t) => t.name === name));
+    return this.connections.find((c) => this.toolsOf(c).some((t) => t.name === name));
   }
 
   /**
@@ -233,7 +199,7 @@ export class ToolRegistry {
     const { server, name } = parseToolId(tool);
     const conn = server !== undefined ? this.server(server) : this.bareOwner(tool);
     if (!conn) return undefined;
-    const remote = conn.tools.find((t) => t.name === name);
+    const remote = this.toolsOf(conn).find((t) => t.name === name);
     if (!remote) return undefined;
     return {
       id: `${conn.name}/${name}`,
@@ -256,7 +222,7 @@ export class ToolRegistry {
   /** Every known tool: in-process ones, then each server's last known tools in config order. */
   list(): ResolvedTool[] {
     const out: ResolvedTool[] = [...this.specs.keys()].map((n) => this.resolve(n)!);
-    for (const c of this.connections) for (const t of c.tools) out.push(this.resolve(`${c.name}/${t.name}`)!);
+    for (const c of this.connections) for (const t of this.toolsOf(c)) out.push(this.resolve(`${c.name}/${t.name}`)!);
     return out;
   }
 
@@ -294,7 +260,7 @@ export class ToolRegistry {
   /** Load-time warnings: grants of `manifests` that match no known tool (typos surface early). */
   grantWarnings(manifests: readonly AgentManifest[]): string[] {
     const known = this.list().map(refOf);
-    const servers = new Map(this.connections.map((c) => [c.name, c.toolsKnown] as const));
+    const servers = new Map(this.connections.map((c) => [c.name, c.toolsKnown || this.remembered.has(c.name)] as const));
     return manifests.flatMap((m) => grantWarnings(m, known, servers));
   }
 
@@ -306,7 +272,7 @@ export class ToolRegistry {
     const owners = new Map<string, string[]>();
     for (const name of this.specs.keys()) owners.set(name, ['in-process']);
     for (const c of this.connections) {
-      for (const t of c.tools) owners.set(t.name, [...(owners.get(t.name) ?? []), c.name]);
+      for (const t of this.toolsOf(c)) owners.set(t.name, [...(owners.get(t.name) ?? []), c.name]);
     }
     const out: string[] = [];
     for (const [name, where] of owners) {
@@ -439,4 +405,13 @@ export class ToolRegistry {
 /** The grant-check view of a resolved tool. */
 export function refOf(tool: ResolvedTool): ToolRef {
   return { id: tool.id, name: tool.name, server: tool.server, bareOwner: tool.bareOwner };
+}
+
+/** Throws JevError CONFIG_ERROR when two of `servers` share a name. */
+function uniqueNames(servers: readonly NamedServer[]): void {
+  const seen = new Set<string>();
+  for (const server of servers) {
+    if (seen.has(server.name)) throw configError(`Server name ${JSON.stringify(server.name)} is configured twice; server names must be unique.`);
+    seen.add(server.name);
+  }
 }

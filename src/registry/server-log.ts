@@ -50,6 +50,18 @@ export function markStart(marks: LogMark[], at: number, time: number, restarts: 
   if (marks.length > MAX_LOG_MARKS) marks.splice(0, marks.length - MAX_LOG_MARKS);
 }
 
+/**
+ * Records a status line (a failure to start, an exit, a crash) at stderr line `at`: a spawn error writes
+ * nothing to stderr, so without this line the log would not say why the server is down. The same text at
+ * the same line is added once.
+ */
+export function markStatus(marks: LogMark[], at: number, time: number, text: string): void {
+  const header = `--- ${new Date(time).toISOString()} ${text} ---`;
+  if (marks.some((m) => m.at === at && m.header.endsWith(` ${text} ---`))) return;
+  marks.push({ at, header });
+  if (marks.length > MAX_LOG_MARKS) marks.splice(0, marks.length - MAX_LOG_MARKS);
+}
+
 /** Start of every log line that records a skipped stdout line (so stderr tails can leave them out). */
 export const STRAY_LOG_PREFIX = '[stdout skipped] ';
 

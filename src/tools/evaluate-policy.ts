@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JevError } from '../judgment/errors';
+import { JevError, quoted } from '../judgment/errors';
 import type { Answer, QuestionMap } from '../judgment/types';
 import {
   evaluatePolicy,
@@ -89,6 +89,13 @@ const rangeJson = (what: string, max?: number) => ({
   minProperties: 1,
   additionalProperties: false,
 });
+const LEVEL_JSON = {
+  type: 'object',
+  description: 'Exact match on the highest-probability level; excludes min and max.',
+  properties: { level: { type: 'integer', minimum: 0, description: 'Level index the answer must peak at (0 = lowest, at most the top level index).' } },
+  required: ['level'],
+  additionalProperties: false,
+};
 const QUESTION_JSON = {
   type: 'object',
   description: 'One question. choice needs a non-empty criteria object, score a non-empty criteria array (lowest level first).',
@@ -127,7 +134,13 @@ const PASS_JSON = {
     },
     {
       type: 'object',
-      properties: { score: rangeJson('the expected level (0 = lowest, at most the top level index)'), confidence: CONFIDENCE_JSON },
+      properties: {
+        score: {
+          description: 'Bounds on the expected level, or {"level": n} for the highest-probability level.',
+          anyOf: [rangeJson('the expected level (0 = lowest, at most the top level index)'), LEVEL_JSON],
+        },
+        confidence: CONFIDENCE_JSON,
+      },
       required: ['score'],
       additionalProperties: false,
     },
@@ -136,8 +149,8 @@ const PASS_JSON = {
 const POLICY_JSON = {
   type: 'object',
   description:
-    'Acceptance policy: every rule must pass. Bounds are inclusive. Example: ' +
-    '{"rules":[{"question":"clear","pass":{"noul":{"min":0.8}}}]}',
+    'Acceptance policy: every rule must pass. Bounds are inclusive; a score rule may instead require the ' +
+    'highest-probability level, {"score":{"level":1}}. Example: {"rules":[{"question":"clear","pass":{"noul":{"min":0.8}}}]}',
   properties: {
     rules: {
       type: 'array',
@@ -218,7 +231,7 @@ function namedAnswer(name: string, answer: Answer): NamedAnswer {
  * evaluate_policy: several keyed questions about one state, one provider call, then
  * strict evaluation of the policy. Handler order: argument shape → state → questions → policy
  * grammar (PolicyDefinitionError → INVALID_INPUT with its text) → evidence routing — all before
- * dispatch — then judge, then evaluate (PolicyAnswerError → INVALID_RESPONSE with its text).
+ * dispatch — then judge, then evaluate (PolicyAnswerError → INVALID_RESPONSE `Question "<id>": <text>`).
  * An unmet policy is a successful result with `policy.result: "fail"`.
  */
 export const evaluatePolicyTool: ToolDefinition<EvaluatePolicyInput, EvaluatePolicyResult> = {
@@ -310,7 +323,7 @@ export const evaluatePolicyTool: ToolDefinition<EvaluatePolicyInput, EvaluatePol
     try {
       report = evaluatePolicy(input.validated, response.answers);
     } catch (err) {
-      if (err instanceof PolicyAnswerError) throw new JevError('INVALID_RESPONSE', err.message);
+      if (err instanceof PolicyAnswerError) throw new JevError('INVALID_RESPONSE', `Question ${quoted(err.question)}: ${err.message}`);
       throw err;
     }
     const answers: Record<string, NamedAnswer> = {};

@@ -99,7 +99,7 @@ export function readSelection(judged: Judged, eligible: readonly Candidate[]): S
   if (selected.choice !== 'none') {
     const m = /^call_(0|[1-9]\d*)$/.exec(selected.choice);
     index = m ? Number(m[1]) : -1;
-    if (index < 0 || index >= eligible.length) throw invalidResponse(`The selection ${JSON.stringify(selected.choice)} is not an offered option.`);
+    if (index < 0 || index >= eligible.length) throw invalidResponse(`Answer "selected" chose ${JSON.stringify(selected.choice)}, which is not an offered option.`);
   }
   return {
     index,

@@ -91,7 +91,13 @@ export class JudgmentService {
       signal: controller.signal,
       judge: async (state: unknown, questions: QuestionMap, model: string, judgeOptions?: JudgeOptions) => {
         const judged = await judge(provider, callCtx, state, questions, model, judgeOptions);
-        exchanges.push({ questions, response: judged.response, coverage: judged.coverage, truncated: judged.truncated });
+        exchanges.push({
+          questions,
+          response: judged.response,
+          ...(judged.rawAnswers ? { raw_answers: judged.rawAnswers } : {}),
+          coverage: judged.coverage,
+          truncated: judged.truncated,
+        });
         return judged;
       },
     };

@@ -79,20 +79,26 @@
       status: 'error',
       reason: "exited with code 1 after 0.4 s (restart 3 of 3)\nlast stderr:\nError: Cannot find module '/opt/tools/flaky-server.js'\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)",
       tools: [],
+      enabled: true,
     },
+    { name: 'lazy', transport: 'stdio', status: 'not-started', reason: 'not started yet: starts when an agent first needs one of its tools, or with Restart', tools: ['lazy/echo'], enabled: true },
+    { name: 'off', transport: 'http', status: 'disabled', reason: 'disabled: not started, and its tools are not offered to agents', tools: [], enabled: false },
   ];
   const agentDefs = {
     editor: ['jev_*', 'everything/echo', 'filesystem/*', '!filesystem/write_file'],
     ci: ['jev_gate', 'jev_verify'],
   };
   const known = ['jev_step', 'jev_gate', 'jev_verify', 'everything/echo', 'everything/add', 'filesystem/read_file', 'filesystem/write_file', 'filesystem/edit_file'];
+  // Tools whose annotations say readOnlyHint (the "Grant read-only" shortcut grants these).
+  const readOnly = new Set(['everything/echo', 'filesystem/read_file']);
   function permission(grants, tool) {
     const match = (g, t) => (g.endsWith('*') ? t.startsWith(g.slice(0, -1)) : g === t);
+    const ro = readOnly.has(tool) ? { readOnly: true } : {};
     const deny = grants.find((g) => g.startsWith('!') && match(g.slice(1), tool));
-    if (deny) return { tool, allowed: false, why: `denied by "${deny}"` };
+    if (deny) return { tool, allowed: false, why: `denied by "${deny}"`, ...ro };
     const allow = grants.find((g) => !g.startsWith('!') && match(g, tool));
-    if (allow) return { tool, allowed: true, why: `allowed by "${allow}"` };
-    return { tool, allowed: false, why: `no grant matches ${tool} (grants: ${grants.join(', ') || 'none'})` };
+    if (allow) return { tool, allowed: true, why: `allowed by "${allow}"`, ...ro };
+    return { tool, allowed: false, why: `no grant matches ${tool} (grants: ${grants.join(', ') || 'none'})`, ...ro };
   }
   const agentsView = () =>
     Object.entries(agentDefs).map(([name, grants]) => ({
@@ -140,6 +146,25 @@
           if (at < 0 && !permission(grants, g).allowed) grants.push(g);
         } else if (at >= 0) grants.splice(at, 1);
         else if (!g.startsWith('!')) grants.push(`!${g}`);
+        toWebview({ type: 'agents', agents: agentsView() });
+        break;
+      }
+      case 'setServerEnabled': {
+        const server = servers.find((x) => x.name === message.name);
+        if (!server) break;
+        Object.assign(server, message.enabled
+          ? { enabled: true, status: 'not-started', reason: 'not started yet: starts when an agent first needs one of its tools, or with Restart' }
+          : { enabled: false, status: 'disabled', reason: 'disabled: not started, and its tools are not offered to agents' });
+        toWebview({ type: 'servers', servers });
+        break;
+      }
+      case 'grantServer': {
+        const grants = agentDefs[message.agent];
+        if (!grants) break;
+        const mine = known.filter((t) => t.startsWith(`${message.server}/`));
+        const keep = grants.filter((g) => !g.replace(/^!/, '').startsWith(`${message.server}/`));
+        const next = message.mode === 'all' ? [...keep, `${message.server}/*`] : [...keep, ...mine.filter((t) => readOnly.has(t))];
+        grants.splice(0, grants.length, ...next);
         toWebview({ type: 'agents', agents: agentsView() });
         break;
       }

@@ -139,6 +139,40 @@ await check('filters, keyboard, sample step, servers restart, grant toggle', asy
   await context.close();
 });
 
+await check('servers: not started and disabled are neutral, the Enabled switch; agents: grant all / read-only per server', async () => {
+  const { page, context, errors } = await open({});
+  await page.locator('[data-tab="tab-servers"]').click();
+  const lazy = page.locator('li[data-server="lazy"]');
+  await lazy.waitFor();
+  assert.match(await lazy.locator('.server-head').innerText(), /not started/);
+  assert.equal(await lazy.locator('.server-reason-problem').count(), 0, 'a server not started yet is not drawn as a problem');
+  assert.equal(await lazy.locator('.server-reason-note').count(), 1);
+  assert.equal(await page.locator('li[data-server="off"] .server-reason-problem').count(), 0);
+  assert.equal(await page.locator('li[data-server="off"] vscode-button', { hasText: 'Restart' }).count(), 0, 'a disabled server offers no Restart');
+  await page.locator('li[data-server="off"] vscode-checkbox.server-enabled').click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'setServerEnabled' && m.name === 'off' && m.enabled === true));
+  await page.locator('li.server-not-started[data-server="off"]').waitFor();
+  await lazy.locator('vscode-checkbox.server-enabled').click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'setServerEnabled' && m.name === 'lazy' && m.enabled === false));
+  await page.locator('li.server-disabled[data-server="lazy"]').waitFor();
+  await page.screenshot({ path: join(out, 'harness-servers-switch.png') });
+
+  await page.locator('[data-tab="tab-agents"]').click();
+  const shortcuts = page.locator('[data-agent="editor"] .server-grants li[data-server="filesystem"]');
+  await shortcuts.waitFor();
+  assert.match(await page.locator('[data-agent="editor"] tr[data-tool="filesystem/read_file"]').innerText(), /read-only/);
+  await shortcuts.locator('vscode-button', { hasText: 'Grant read-only' }).click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'grantServer' && m.server === 'filesystem' && m.mode === 'readOnly'));
+  await page.locator('[data-agent="editor"] tr.denied[data-tool="filesystem/edit_file"]').waitFor();
+  await page.locator('[data-agent="editor"] tr[data-tool="filesystem/read_file"]:not(.denied)').waitFor();
+  await shortcuts.locator('vscode-button', { hasText: 'Grant all' }).click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'grantServer' && m.server === 'filesystem' && m.mode === 'all'));
+  await page.locator('[data-agent="editor"] tr[data-tool="filesystem/edit_file"]:not(.denied)').waitFor();
+  await page.screenshot({ path: join(out, 'harness-agents-shortcuts.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 await check('10 000 rows: counted, virtualized, scroll to the end', async () => {
   const { page, context, errors } = await open({ rows: '10000' });
   await page.locator('#feed-list .feed-row').first().waitFor();

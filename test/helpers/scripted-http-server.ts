@@ -17,6 +17,8 @@ export interface RecordedRequest {
   /** JSON-parsed body; undefined when empty or not JSON (see `rawBody`). */
   body: any;
   rawBody: string;
+  /** The client's port: requests with the same one came over the same (kept-alive) connection. */
+  remotePort: number;
 }
 
 /**
@@ -155,7 +157,7 @@ export async function startScriptedServer<R extends RecordedRequest>(options: Sc
     res.once('close', () => finish(!res.writableFinished));
     readBody(req).then(
       (rawBody) => {
-        const base: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: parseJson(rawBody), rawBody };
+        const base: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: parseJson(rawBody), rawBody, remotePort: req.socket.remotePort ?? 0 };
         const record = options.record(base, requests.length);
         requests.push(record);
         const step = queue.shift() ?? ({ status: 200 } as ScriptStep);

@@ -15,7 +15,7 @@ export const CHAT_FIXTURE_ID = 'jevcp-test.jev-test-chat-model';
 /** Every `jevPanel.*` key (relative). */
 export const SETTING_KEYS = [
   'provider', 'baseUrl', 'model', 'chatModel', 'thresholds.autoAccept', 'thresholds.reviewAt', 'thresholds.blockAt',
-  'timeoutMs', 'spendCap', 'mcpServers', 'agents', 'ledger',
+  'timeoutMs', 'spendCap', 'mcpServers', 'disabledServers', 'serverStart', 'agents', 'ledger',
 ] as const;
 
 /** The extension under test. */

@@ -323,15 +323,15 @@ describe('jev_rank: exists, guard, truncation, tournament', () => {
     });
   }
 
-  test('private labels only: host ids never go upstream, winner and top map back; top_k; clipped text accounting', async () => {
+  test('ids go upstream beside their texts, private labels key the options; winner and top map back; top_k; clipped text accounting', async () => {
     const cands = [CANDS[0]!, CANDS[1]!, { id: 'src/auth/login.ts', text: 'z'.repeat(2_500) }];
     const answers = { best: { type: 'choice', choice: 'candidate_2', confidence: 0.5, probabilities: { candidate_0: 0.3, candidate_1: 0.1, candidate_2: 0.6 } }, exists: noul(0.7) };
     const run = await h.run('jev_rank', { query: QUERY, candidates: cands, top_k: 2 }, answers);
     const r = okResult(run);
-    const raw = run.requests[0]!.rawBody;
-    for (const c of cands) assert.ok(!raw.includes(c.id), `host id ${c.id} is not sent`);
+    const sent = run.requests[0]!.body.state.candidates as { label: string; id: string; text: string }[];
     assert.deepEqual(Object.keys(run.requests[0]!.body.questions.best.criteria), LABELS);
-    assert.deepEqual(run.requests[0]!.body.state.candidates.map((c: { id: string }) => c.id), LABELS);
+    assert.deepEqual(sent.map((c) => [c.label, c.id]), cands.map((c, i) => [LABELS[i], c.id]));
+    assert.equal(sent[2]!.text.length, 2_000, 'the long text is clipped in the state');
     assert.ok(run.requests[0]!.body.questions.best.instructions.includes(QUERY), 'the query is in the best instruction');
     assert.equal(r.winner, 'src/auth/login.ts');
     assert.equal(r.winner_confidence, 0.5);
@@ -339,8 +339,9 @@ describe('jev_rank: exists, guard, truncation, tournament', () => {
     assert.deepEqual([r.exists, r.exists_verdict, r.truncated, r.action, r.chunked], [0.7, 'partial', true, 'review', false]);
     assert.equal(r.coverage.candidate_fields.complete, false);
     assert.equal(r.coverage.candidate_fields.candidates_considered, 3);
-    assert.equal(r.coverage.candidate_fields.original_chars, CANDS[0]!.text.length + CANDS[1]!.text.length + 2_500);
-    assert.equal(r.coverage.candidate_fields.evaluated_chars, CANDS[0]!.text.length + CANDS[1]!.text.length + 2_000 - '\n…[truncated]'.length);
+    const ids = cands.reduce((n, c) => n + c.id.length, 0); // ids count like texts
+    assert.equal(r.coverage.candidate_fields.original_chars, ids + CANDS[0]!.text.length + CANDS[1]!.text.length + 2_500);
+    assert.equal(r.coverage.candidate_fields.evaluated_chars, ids + CANDS[0]!.text.length + CANDS[1]!.text.length + 2_000 - '\n…[truncated]'.length);
     assert.deepEqual(r.thresholds, { auto_accept: 0.8 });
   });
 

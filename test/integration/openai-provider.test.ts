@@ -146,7 +146,14 @@ describe('floor rule for labels missing from top_logprobs', () => {
   test('no label among the top tokens → INVALID_RESPONSE, never a uniform answer', async () => {
     fake.script(completion({ '<think>': -0.01, The: -5 }));
     const err = await expectError(judge(provider(), ctx(), 'x', NOUL, 'm'), 'INVALID_RESPONSE', false);
-    assert.match(err.message, /none of the option labels/);
+    assert.match(err.message, /^Question "safe": The model's first token was none of the option labels \(Y, N\)/);
+  });
+
+  test('each answer error names its question, even when another question of the request answered fine', async () => {
+    const questions: QuestionMap = { fine: NOUL.safe!, broken: { type: 'choice', instructions: 'Pick', criteria: { a: null, b: null } } };
+    fake.setResponder((req) => (req.labels.includes('A') ? completion({ Hmm: -0.1 }) : completion({ Y: -0.1, N: -2.4 })));
+    const err = await expectError(judge(provider(), ctx(), 'x', questions, 'm'), 'INVALID_RESPONSE', false);
+    assert.match(err.message, /^Question "broken": The model's first token was none of the option labels \(A, B\)/);
   });
 });
 

@@ -72,6 +72,15 @@ describe('request shape', () => {
     assert.equal(judged.response.answers.route!.type === 'choice' && judged.response.answers.route!.choice, 'read');
   });
 
+  test('the body is exactly the JSON of {state, questions, model}, and requests reuse kept-alive connections', async () => {
+    const p = provider();
+    for (let i = 0; i < 6; i++) await ask(p);
+    assert.equal(fake.count(), 6);
+    for (const req of fake.requests) assert.equal(req.rawBody, JSON.stringify({ state: { diff: '+ x' }, questions: QUESTIONS, model: 'jev-latest' }));
+    // Sequential requests: fetch's pool may open a second connection while the first is being released, never one per request.
+    assert.ok(new Set(fake.requests.map((r) => r.remotePort)).size <= 2, 'connections are reused');
+  });
+
   test('a base URL path prefix is kept and a trailing slash dropped', async () => {
     await ask(provider({ baseUrl: `${fake.url}/gateway/` }));
     assert.equal(fake.requests[0]!.path, '/gateway/v1/systemone');

@@ -13,6 +13,7 @@ import {
   truncateText,
 } from '../../src/judgment/budget';
 import { JevError } from '../../src/judgment/errors';
+import { recordRequestBody, requestBodyJson } from '../../src/judgment/request-body';
 import type { QuestionMap } from '../../src/judgment/types';
 
 const SMALL: QuestionMap = {
@@ -177,4 +178,37 @@ test('the 64 000-token context check uses the largest single request when the pr
   const split = await judge(provider(body(20_000)), ctx, 'state', questions, 'm');
   assert.equal(split.truncated, false, 'per-request figure under the budget keeps coverage complete');
   assert.equal(split.coverage.complete, true);
+});
+
+describe('serialized once: the JSON texts fitState hands on for the request body', () => {
+  const questions: QuestionMap = { ...SMALL, 'ünï "q"': { type: 'noul', instructions: 'Tab\there, emoji 😀, quote "x"' }, ...JSON.parse('{"__proto__": {"type": "noul", "instructions": "p"}}') };
+  const state = { task: 'fix ünïcode 😀', list: [1, 'two', { three: null }], nested: { a: '"quoted"\n' } };
+
+  test('state and question map texts are exactly what JSON.stringify writes, and the body matches too', () => {
+    assert.ok(Object.hasOwn(questions, '__proto__'), 'a "__proto__" question id stays an own key');
+    const fitted = fitState(state, questions);
+    assert.deepEqual(fitted.json, { state: JSON.stringify(state), questions: JSON.stringify(questions) });
+    const request = { state: fitted.state, questions, model: 'jev-latest' };
+    recordRequestBody(request, fitted.json!);
+    assert.equal(requestBodyJson(request), JSON.stringify(request));
+    const other = { state: fitted.state, questions, model: 'm2' };
+    assert.equal(requestBodyJson(other), JSON.stringify(other), 'an unrecorded request is serialized on demand');
+  });
+
+  test('no texts when they could differ from JSON.stringify: a cut state, a string state, a toJSON of its own', () => {
+    assert.equal(fitState('plain text', questions).json, undefined);
+    assert.equal(fitState({ toJSON: (key: string) => key }, questions).json, undefined);
+    assert.equal(fitState({ big: 'x'.repeat(200_000) }, questions).json, undefined);
+    const withToJson = { ...SMALL, odd: { type: 'noul', instructions: 'i', toJSON: () => 'odd' } } as unknown as QuestionMap;
+    assert.equal(fitState(state, withToJson).json, undefined);
+  });
+
+  test('cut: false leaves an over-budget state whole and says so', () => {
+    const big = { big: 'x'.repeat(200_000) };
+    const fitted = fitState(big, questions, { cut: false });
+    assert.equal(fitted.truncated, true);
+    assert.equal(fitted.state, big);
+    assert.equal(fitted.originalTokens, estimateTokens(JSON.stringify(big)));
+    assert.ok(fitted.originalTokens > fitted.budget);
+  });
 });

@@ -165,7 +165,7 @@ describe('batch planning is exact w.r.t. fitState', () => {
   const randomText = () => Array.from({ length: Math.floor(rnd() * 40) }, () => pieces[Math.floor(rnd() * pieces.length)]).join('');
 
   it('estimateBatch equals the estimates fitState makes on the built request', () => {
-    const candidates = Array.from({ length: 300 }, () => ({ text: randomText() }));
+    const candidates = Array.from({ length: 300 }, (_, i) => ({ id: `${i}/${randomText()}`, text: randomText() }));
     const query = 'where are the ünïcode 😀 "keys" rotated?';
     const { options } = prepareCandidates(candidates);
     const model = rankCostModel(query, options);
@@ -184,7 +184,7 @@ describe('batch planning is exact w.r.t. fitState', () => {
   });
 
   it('each planned batch fits untruncated and is the longest prefix that does (≤ 250)', () => {
-    const candidates = Array.from({ length: 700 }, (_, i) => ({ text: i % 50 === 0 ? 'q'.repeat(1990) + randomText() : randomText() }));
+    const candidates = Array.from({ length: 700 }, (_, i) => ({ id: i % 70 === 0 ? `id-${i}-${'p'.repeat(1500)}` : `id-${i}`, text: i % 50 === 0 ? 'q'.repeat(1990) + randomText() : randomText() }));
     const query = 'find the rotation code';
     const { options } = prepareCandidates(candidates);
     const model = rankCostModel(query, options);
@@ -225,7 +225,7 @@ describe('decideRank', () => {
     assert.equal(r.chunks, 3);
     assert.deepEqual(r.usage, { input_tokens: 30, output_tokens: 6 });
     assert.equal(r.coverage.estimated_tokens_scope, 'final_request');
-    assert.deepEqual(r.coverage.candidate_fields, { complete: true, candidates_considered: 3, original_chars: 3, evaluated_chars: 3 });
+    assert.deepEqual(r.coverage.candidate_fields, { complete: true, candidates_considered: 3, original_chars: 3 + 9, evaluated_chars: 3 + 9 });
     assert.deepEqual(r.thresholds, { auto_accept: 0.8 });
   });
 
@@ -276,7 +276,7 @@ describe('jev_rank through JudgmentService', () => {
     assert.deepEqual(whatIf.top, replayed.top);
   });
 
-  it('5 000 candidates: at most 21 upstream requests, original ids never sent upstream', async () => {
+  it('5 000 candidates: at most 21 upstream requests; each id goes upstream beside its text, labels key the options', async () => {
     const stub = new RankStub();
     const items = corpus(5000, 4321);
     const t0 = performance.now();
@@ -286,17 +286,14 @@ describe('jev_rank through JudgmentService', () => {
     assert.equal(stub.requests.length, 21);
     assert.equal(r.winner, items[4321]!.id);
     assert.equal(r.chunks, 20);
-    for (const body of stub.requests) {
-      assert.equal(body.includes('ORIGINAL-ID'), false, 'an original id was sent upstream');
-      assert.equal(body.includes('original_id'), false);
-    }
     for (const p of stub.parsed) {
-      const state = p.state as { candidates: { id: string; text: string }[] };
+      const state = p.state as { candidates: { label: string; id: string; text: string }[] };
       for (const c of state.candidates) {
-        assert.deepEqual(Object.keys(c), ['id', 'text']);
-        assert.match(c.id, /^candidate_\d+$/);
+        assert.deepEqual(Object.keys(c), ['label', 'id', 'text']);
+        const i = Number(/^candidate_(\d+)$/.exec(c.label)?.[1]);
+        assert.deepEqual(c, { label: `candidate_${i}`, id: items[i]!.id, text: items[i]!.text });
       }
-      assert.deepEqual(Object.keys((p.questions.best as { criteria: object }).criteria), state.candidates.map((c) => c.id));
+      assert.deepEqual(Object.keys((p.questions.best as { criteria: object }).criteria), state.candidates.map((c) => c.label));
     }
     // Generous bound: the whole local side (parse, planning, fitting, validation, decision) of 5 000 candidates.
     assert.ok(ms < 5_000, `took ${ms.toFixed(0)} ms`);
@@ -341,7 +338,8 @@ describe('jev_rank through JudgmentService', () => {
     assert.equal(r.truncated, true);
     assert.equal(r.action, 'review');
     assert.equal(r.coverage.complete, false);
-    assert.deepEqual(r.coverage.candidate_fields, { complete: false, candidates_considered: 2, original_chars: items[0]!.text.length + 7, evaluated_chars: 1987 + 7 });
+    // ids count too: 'long' (4) and 'short' (5)
+    assert.deepEqual(r.coverage.candidate_fields, { complete: false, candidates_considered: 2, original_chars: items[0]!.text.length + 7 + 9, evaluated_chars: 1987 + 7 + 9 });
     const sent = stub.parsed[0]!;
     const stateText = (sent.state as { candidates: { text: string }[] }).candidates[0]!.text;
     assert.equal(stateText.length, 2000);
@@ -350,6 +348,24 @@ describe('jev_rank through JudgmentService', () => {
     // exactly 2 000 characters is not clipped
     const exact = await rank(new RankStub({ base: 1000 }), { query: QUERY, candidates: [{ id: 'a', text: 'k'.repeat(2000) }, { id: 'b', text: 'b' }] });
     assert.equal(exact.truncated, false);
+  });
+
+  it('a clipped id is clipped like a text, counted in coverage, and requires review; the result keeps the whole id', async () => {
+    const stub = new RankStub({ base: 1000, exists: () => 0.99 });
+    const longId = `src/${'deep/'.repeat(500)}rotate-keys.ts`;
+    const items = [
+      { id: longId, text: 'rotate API keys' },
+      { id: 'src/billing.ts', text: 'billing' },
+    ];
+    const r = await rank(stub, { query: QUERY, candidates: items });
+    assert.equal(r.truncated, true);
+    assert.equal(r.action, 'review');
+    assert.equal(r.winner, longId);
+    const chars = longId.length + 15 + 14 + 7;
+    assert.deepEqual(r.coverage.candidate_fields, { complete: false, candidates_considered: 2, original_chars: chars, evaluated_chars: chars - longId.length + 1987 });
+    const sentId = (stub.parsed[0]!.state as { candidates: { id: string }[] }).candidates[0]!.id;
+    assert.equal(sentId.length, 2000);
+    assert.ok(sentId.startsWith('src/deep/') && sentId.endsWith('…[truncated]'));
   });
 
   it('INPUT_TOO_LARGE when top_k prevents the round from shrinking, before any request', async () => {

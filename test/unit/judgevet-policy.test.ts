@@ -345,3 +345,63 @@ describe('strict evaluation', () => {
     assert.equal(answerError(p, { route: choice('tech'), sev: score(3) }), 'score is outside the allowed range');
   });
 });
+
+describe('score level predicate {"level": n}', () => {
+  const policy = (pass: unknown) => parsePolicy({ rules: [rule('sev', pass)] }, QUESTIONS);
+  const score = (probabilities: Record<string, unknown>, s = 1, confidence = 0.6) => ({ type: 'score', score: s, confidence, legend: {}, probabilities });
+  const answerError = (pass: unknown, answer: unknown) => {
+    try {
+      evaluatePolicy(policy(pass), { sev: answer });
+    } catch (err) {
+      assert.ok(err instanceof PolicyAnswerError, String(err));
+      assert.equal(err.question, 'sev');
+      return err.message;
+    }
+    assert.fail('evaluated');
+  };
+
+  test('grammar: an integer level index, alone or with a confidence minimum', () => {
+    assert.deepEqual(policy({ score: { level: 1 } }).rules, [{ kind: 'score', question: 'sev', level: 1 }]);
+    assert.deepEqual(policy({ score: { level: 0 }, confidence: { min: 0.5 } }).rules, [{ kind: 'score', question: 'sev', level: 0, minConfidence: 0.5 }]);
+    assert.deepEqual(parsePolicy('{"rules":[{"question":"sev","pass":{"score":{"level":2}}}]}', QUESTIONS).rules, [{ kind: 'score', question: 'sev', level: 2 }]);
+  });
+
+  test('diagnostics: out of range, not an integer, combined with a bound, unknown keys, duplicate keys', () => {
+    assert.equal(definitionError(rules(rule('sev', { score: { level: 3 } }))), 'score level must be in [0, 2]');
+    assert.equal(definitionError(rules(rule('sev', { score: { level: -1 } }))), 'score level must be in [0, 2]');
+    for (const level of [1.5, '1', true, null, [1], { n: 1 }]) {
+      assert.equal(definitionError(rules(rule('sev', { score: { level } }))), 'score level must be an integer', JSON.stringify(level));
+    }
+    assert.equal(definitionError(rules(rule('sev', { score: { level: 1, min: 0 } }))), 'score level cannot be combined with min or max');
+    assert.equal(definitionError(rules(rule('sev', { score: { max: 2, level: 1 } }))), 'score level cannot be combined with min or max');
+    assert.equal(definitionError(rules(rule('sev', { score: { level: 1, exact: true } }))), "score predicate has unknown field 'exact'; expected 'min', 'max' or 'level'");
+    assert.equal(definitionError(rules(rule('sev', { score: { lvl: 1 } }))), "score predicate has unknown field 'lvl'; expected 'min', 'max' or 'level'");
+    assert.equal(definitionError('{"rules":[{"question":"sev","pass":{"score":{"level":1,"level":2}}}]}'), 'duplicate key in JSON object');
+    assert.equal(definitionError(rules(rule('clear', { noul: { level: 1 } }))), "noul predicate has unknown field 'level'; expected 'min' and 'max'");
+    assert.equal(definitionError(rules(rule('route', { choice: 'billing', level: 1 }))), 'pass has unknown or misplaced fields');
+  });
+
+  test('evaluation: exact match on the highest-probability level; the lowest level wins a tie; detail and fields', () => {
+    const r = evaluatePolicy(policy({ score: { level: 1 } }), { sev: score({ '0': 0.1, '1': 0.6, '2': 0.3 }, 1.2) });
+    assert.deepEqual(r.rules, [{ question: 'sev', kind: 'score', passed: true, detail: 'score level 1 == 1 -> pass', observed: 1, level: 1, confidence: 0.6 }]);
+    // The expected score (1.7) rounds to 2, but the peak is level 1: the predicate reads the peak.
+    const peak = evaluatePolicy(policy({ score: { level: 2 } }), { sev: score({ '0': 0, '1': 0.55, '2': 0.45 }, 1.45) });
+    assert.equal(peak.rules[0]!.detail, 'score level 1 == 2 -> fail');
+    assert.equal(peak.result, 'fail');
+    const tie = evaluatePolicy(policy({ score: { level: 0 } }), { sev: score({ '2': 0.5, '0': 0.5 }, 1) });
+    assert.equal(tie.rules[0]!.detail, 'score level 0 == 0 -> pass');
+    const withConfidence = evaluatePolicy(policy({ score: { level: 1 }, confidence: { min: 0.7 } }), { sev: score({ '0': 0.1, '1': 0.6, '2': 0.3 }, 1.2, 0.6) });
+    assert.equal(withConfidence.rules[0]!.detail, 'score level 1 == 1 and confidence 0.6 >= 0.7 -> fail');
+  });
+
+  test('malformed answers raise, naming the question', () => {
+    const pass = { score: { level: 1 } };
+    assert.equal(answerError(pass, score({})), 'score probabilities are missing or empty');
+    assert.equal(answerError(pass, { type: 'score', score: 1, confidence: 0.5, legend: {} }), 'score probabilities are missing or empty');
+    assert.equal(answerError(pass, score({ '0': 0.5, '3': 0.5 })), 'score probabilities name a level outside the question scale');
+    assert.equal(answerError(pass, score({ '0': 0.5, one: 0.5 })), 'score probabilities name a level outside the question scale');
+    assert.equal(answerError(pass, score({ '0': 0.5, '1': 1.5 })), 'score probability is outside the allowed range');
+    assert.equal(answerError(pass, score({ '0': 0.5, '1': 'high' })), 'score probability is nonfinite or not numeric');
+    assert.equal(answerError(pass, score({ '1': 1 }, 2.5)), 'score is outside the allowed range');
+  });
+});

@@ -318,7 +318,7 @@ describe('evaluate_policy', () => {
     await assert.rejects(evaluatePolicyTool.execute(input, ctx), (err: unknown) => {
       assert.ok(err instanceof JevError);
       assert.equal(err.code, 'INVALID_RESPONSE');
-      assert.equal(err.message, 'missing answer for policy question');
+      assert.equal(err.message, 'Question "route": missing answer for policy question');
       return true;
     });
   });

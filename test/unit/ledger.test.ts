@@ -190,6 +190,22 @@ describe('replay', () => {
     assert.match(empty.after.error?.message ?? '', /no recorded exchange/);
   });
 
+  it('records normalised answers and the answers as sent; replay validates the sent numbers again to the same result', async () => {
+    const input = { state: 'Which file rotates keys?', questions: { file: { type: 'choice', instructions: 'Which file?', criteria: { auth: 'src/auth', billing: 'src/billing', docs: 'docs' } } } };
+    const sent = { type: 'choice', choice: 'auth', confidence: 0.8, probabilities: { auth: 0.895, billing: 0.1 } };
+    const recorded = await service(new ScriptedProvider({ file: sent })).call('jev_evaluate', input);
+    assert.ok(recorded.ok);
+    const [exchange] = recorded.record.exchanges;
+    const normalised = { auth: 0.895 / 0.995, billing: 0.1 / 0.995, docs: 0 };
+    const used = exchange!.response.answers.file as { probabilities: Record<string, number> };
+    for (const [k, v] of Object.entries(normalised)) assert.ok(Math.abs(used.probabilities[k]! - v) < 1e-12, k);
+    assert.deepEqual(exchange!.raw_answers, { file: sent });
+    const line = JSON.parse(JSON.stringify(recorded.record)) as DecisionRecord;
+    const result = await replayRecord(line, DEFAULT_FLOORS, service(new ScriptedProvider()));
+    assert.deepEqual(result.outcome.ok && result.outcome.result, recorded.result);
+    assert.deepEqual(result.outcome.record.exchanges[0]!.raw_answers, { file: sent });
+  });
+
   it('ReplayProvider answers exchanges in order and compares questions ignoring key order', async () => {
     const q1: QuestionMap = { a: { type: 'noul', instructions: 'A?', criteria: { true: 'yes', false: 'no' } } };
     const q2: QuestionMap = { b: { type: 'noul', instructions: 'B?' } };

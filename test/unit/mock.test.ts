@@ -131,7 +131,7 @@ const rankQuestions = (query: string, texts: string[]): QuestionMap => ({
 });
 const rankState = (query: string, items: Array<[string, string]>) => ({
   query,
-  candidates: items.map(([id, text], i) => ({ id: `candidate_${i}`, original_id: id, text })),
+  candidates: items.map(([id, text], i) => ({ label: `candidate_${i}`, id, text })),
 });
 
 const ctx = () => ({ signal: new AbortController().signal, deadline: Date.now() + 30_000 });

@@ -1,15 +1,20 @@
-/** Answer validation rules: every rule rejects with INVALID_RESPONSE. */
+/**
+ * Answer validation: what a System One answer may carry (a subset of the options, a sum within 0.005 per
+ * probability given), what is refused with INVALID_RESPONSE naming the question, and normalisation.
+ */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { JevError } from '../../src/judgment/errors';
 import type { QuestionMap } from '../../src/judgment/types';
-import { validateResponse } from '../../src/judgment/validate';
+import { validateResponse, validateResponseWithRaw } from '../../src/judgment/validate';
 
 const QUESTIONS: QuestionMap = {
   safe: { type: 'noul', instructions: 'Safe?' },
   pick: { type: 'choice', instructions: 'Which?', criteria: { a: 'first', b: null } },
   grade: { type: 'score', instructions: 'How good?', criteria: ['low', 'mid', 'high'] },
 };
+
+const near = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≉ ${expected}`);
 
 /** A valid body; `patch` edits a deep copy. */
 function body(patch: (b: any) => void = () => undefined): any {
@@ -55,9 +60,43 @@ describe('accepted bodies', () => {
     assert.notEqual(out.answers.pick, raw.answers.pick, 'a copy, not the raw object');
   });
 
-  test('tolerance: a distribution summing to 0.995 passes', () => {
-    const out = validateResponse(QUESTIONS, body((b) => (b.answers.pick.probabilities = { a: 0.695, b: 0.3 })));
-    assert.equal(out.answers.pick!.type === 'choice' && out.answers.pick!.probabilities.a, 0.695);
+  test('tolerance: a distribution summing to 0.995 passes, normalised; the numbers as sent are kept apart', () => {
+    const { response, rawAnswers } = validateResponseWithRaw(QUESTIONS, body((b) => (b.answers.pick.probabilities = { a: 0.695, b: 0.3 })));
+    const pick = response.answers.pick!;
+    assert.ok(pick.type === 'choice');
+    near(pick.probabilities.a!, 0.695 / 0.995);
+    near(pick.probabilities.b!, 0.3 / 0.995);
+    assert.equal(pick.confidence, 0.7, 'confidence is the provider\'s own');
+    assert.deepEqual(rawAnswers, { pick: { type: 'choice', choice: 'a', confidence: 0.7, probabilities: { a: 0.695, b: 0.3 } } });
+  });
+
+  test('a distribution that already sums to 1 over every option is kept as sent, with no raw copy', () => {
+    const { response, rawAnswers } = validateResponseWithRaw(QUESTIONS, body());
+    assert.equal(rawAnswers, undefined);
+    assert.deepEqual(response.answers.pick, { type: 'choice', choice: 'a', confidence: 0.7, probabilities: { a: 0.7, b: 0.3 } });
+  });
+
+  test('a choice may give a subset of the options: the rest count as 0', () => {
+    const four: QuestionMap = { route: { type: 'choice', instructions: 'Which?', criteria: { read: null, write: null, run: null, none: null } } };
+    const raw = { type: 'choice', choice: 'run', confidence: 0.8, probabilities: { run: 0.9, read: 0.1 } };
+    const { response, rawAnswers } = validateResponseWithRaw(four, { model: 'm', usage: { input_tokens: 1, output_tokens: 1 }, answers: { route: raw } });
+    assert.deepEqual(response.answers.route, { type: 'choice', choice: 'run', confidence: 0.8, probabilities: { read: 0.1, write: 0, run: 0.9, none: 0 } });
+    assert.deepEqual(Object.keys((response.answers.route as { probabilities: object }).probabilities), ['read', 'write', 'run', 'none'], 'offered order');
+    assert.deepEqual(rawAnswers?.route, { ...raw, probabilities: { read: 0.1, run: 0.9 } });
+    // the tolerance counts the probabilities given: 0.995 over 2 given passes, 0.985 does not
+    const sent = (probabilities: object) => ({ model: 'm', usage: { input_tokens: 1, output_tokens: 1 }, answers: { route: { ...raw, probabilities } } });
+    validateResponse(four, sent({ run: 0.895, read: 0.1 }));
+    rejects(sent({ run: 0.885, read: 0.1 }), /"route" has probabilities summing to 0\.985, not 1/, four);
+  });
+
+  test('a sum within tolerance but far from 1 over many options is rescaled before anyone reads it', () => {
+    const options = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`o${i}`, null]));
+    const q: QuestionMap = { many: { type: 'choice', instructions: 'Which?', criteria: options } };
+    const probabilities = Object.fromEntries(Object.keys(options).map((k, i) => [k, i === 0 ? 0.79 : 0.01]));
+    const out = validateResponse(q, { model: 'm', usage: { input_tokens: 1, output_tokens: 1 }, answers: { many: { type: 'choice', choice: 'o0', confidence: 0.7, probabilities } } });
+    const p = (out.answers.many as { probabilities: Record<string, number> }).probabilities;
+    near(p.o0!, 0.79 / 1.18);
+    assert.ok(Math.abs(Object.values(p).reduce((a, b) => a + b, 0) - 1) < 1e-12);
   });
 
   test('tolerance scales with the option count (0.005 per option) and no further', () => {
@@ -126,11 +165,21 @@ describe('choice', () => {
   test('a probability for an option that was not offered', () => {
     rejects(body((b) => (b.answers.pick.probabilities = { a: 0.7, b: 0.2, other: 0.1 })), /"other", which was not offered/);
   });
-  test('a missing option in the distribution', () => {
-    rejects(body((b) => (b.answers.pick.probabilities = { a: 1 })), /lacks a probability in \[0,1\] for "b"/);
+  test('the chosen option without a probability', () => {
+    rejects(body((b) => (b.answers.pick.probabilities = { b: 1 })), /"pick" chose "a" but gives it no probability/);
   });
-  test('a probability outside [0,1]', () => {
-    rejects(body((b) => (b.answers.pick.probabilities = { a: 1.2, b: -0.2 })), /lacks a probability in \[0,1\]/);
+  test('a probability outside [0,1] or not finite', () => {
+    rejects(body((b) => (b.answers.pick.probabilities = { a: 1.2, b: -0.2 })), /"pick" gives "a" a probability that is not a number in \[0,1\]/);
+    for (const v of [Number.POSITIVE_INFINITY, Number.NaN, '0.3', null, true]) {
+      rejects(body((b) => (b.answers.pick.probabilities = { a: 0.7, b: v })), /"pick" gives "b" a probability that is not a number in \[0,1\]/);
+    }
+  });
+  test('no probability mass at all, even where the tolerance would allow it', () => {
+    const options = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`o${i}`, null]));
+    const q: QuestionMap = { many: { type: 'choice', instructions: 'Which?', criteria: options } };
+    const zeros = Object.fromEntries(Object.keys(options).map((k) => [k, 0]));
+    rejects({ model: 'm', usage: { input_tokens: 1, output_tokens: 1 }, answers: { many: { type: 'choice', choice: 'o0', confidence: 0, probabilities: zeros } } }, /"many" has probabilities summing to 0, not 1/, q);
+    rejects(body((b) => (b.answers.pick.probabilities = {})), /"pick" has probabilities summing to 0, not 1/);
   });
   test('no probabilities object', () => {
     rejects(body((b) => delete b.answers.pick.probabilities), /no probabilities object/);
@@ -155,10 +204,34 @@ describe('score', () => {
     rejects(body((b) => (b.answers.grade.score = 2.5)), /score within 0\.\.2/);
     rejects(body((b) => (b.answers.grade.score = -1)), /score within 0\.\.2/);
   });
-  test('a legend missing, short or non-text', () => {
-    rejects(body((b) => delete b.answers.grade.legend), /legend with one text per level 0\.\.2/);
+  test('a legend missing, without a level that has a probability, off the scale or non-text', () => {
+    rejects(body((b) => delete b.answers.grade.legend), /"grade" must carry a legend with a text for each level it gives a probability \(levels 0\.\.2\)/);
     rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid' })), /legend/);
     rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '2': 3 })), /legend/);
+    rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '2': 'high', '3': 'x' })), /legend/);
+    rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '02': 'high' })), /legend/);
+  });
+  test('a score may give a subset of the levels: missing ones count as 0 and take the question\'s level text', () => {
+    const { response, rawAnswers } = validateResponseWithRaw(QUESTIONS, body((b) => {
+      b.answers.grade = { type: 'score', score: 1.5, confidence: 0.5, probabilities: { '1': 0.5, '2': 0.5 }, legend: { '1': 'mid', '2': 'high' } };
+    }));
+    assert.deepEqual(response.answers.grade, { type: 'score', score: 1.5, confidence: 0.5, probabilities: { '0': 0, '1': 0.5, '2': 0.5 }, legend: { '0': 'low', '1': 'mid', '2': 'high' } });
+    assert.deepEqual((rawAnswers?.grade as { probabilities: object }).probabilities, { '1': 0.5, '2': 0.5 });
+  });
+  test('a score consistent with its distribution as sent or as normalised passes; the score stays as sent', () => {
+    const levels = Array.from({ length: 26 }, (_, i) => `level ${i}`);
+    const q: QuestionMap = { s: { type: 'score', instructions: 'How much?', criteria: levels } };
+    const answer = (score: number) => ({
+      model: 'm',
+      usage: { input_tokens: 1, output_tokens: 1 },
+      answers: { s: { type: 'score', score, confidence: 0.5, probabilities, legend: Object.fromEntries(levels.map((t, i) => [String(i), t])) } },
+    });
+    // Σp = 1.12 over 26 levels (tolerance 0.13): as sent the expected level is 25.14, normalised 22.45
+    const probabilities = Object.fromEntries(levels.map((_, i) => [String(i), i === 25 ? 0.9 : 0.0088]));
+    const out = validateResponse(q, answer(22.45));
+    assert.equal((out.answers.s as { score: number }).score, 22.45);
+    validateResponse(q, answer(25));
+    rejects(answer(15), /"s" has a score inconsistent with its own distribution/, q);
   });
   test('probabilities keyed other than 0..n-1, or summing far from 1', () => {
     rejects(body((b) => (b.answers.grade.probabilities = { '1': 0.5, '2': 0.5, '3': 0 })), /"3", which was not offered/);

@@ -1,6 +1,6 @@
 /**
- * The vscode-lm provider's prompt and reply reading (no `vscode`): labels, defensive parsing, renormalizing,
- * and that every reading that is not a distribution over the offered options is INVALID_RESPONSE. The
+ * The vscode-lm provider's prompt and reply reading (no `vscode`): labels, the one-object reply rule,
+ * renormalizing, and that every other reply is INVALID_RESPONSE naming the question. The
  * answers built here must pass validateResponse like any provider's.
  */
 import assert from 'node:assert/strict';
@@ -50,49 +50,59 @@ describe('questionOptions and lmPrompt', () => {
 describe('parseDistribution', () => {
   const next = questionOptions(Q.next!);
   const done = questionOptions(Q.done!);
+  const read = (reply: string, options = next, id = 'next') => parseDistribution(reply, options, id);
 
-  test('plain JSON, code fences, surrounding text, a wrapper object', () => {
-    assert.deepEqual(round(parseDistribution('{"1": 0.6, "2": 0.3, "3": 0.1}', next)), [0.6, 0.3, 0.1]);
-    assert.deepEqual(parseDistribution('```json\n{"1": 0.5, "2": 0.5, "3": 0}\n```', next), [0.5, 0.5, 0]);
-    assert.deepEqual(parseDistribution('Here you go: {"probabilities": {"1": 1}} done.', next), [1, 0, 0]);
+  test('one JSON object, or one fenced block holding it, with exactly the option labels', () => {
+    assert.deepEqual(round(read('{"1": 0.6, "2": 0.3, "3": 0.1}')), [0.6, 0.3, 0.1]);
+    assert.deepEqual(read('  ```json\n{"1": 0.5, "2": 0.5, "3": 0}\n```\n'), [0.5, 0.5, 0]);
+    assert.deepEqual(read('```\n{"3": 1, "1": 0, "2": 0}\n```'), [0, 0, 1]);
+    assert.deepEqual(read('{"Yes": 0.9, " no ": 0.1}', done, 'done'), [0.9, 0.1], 'case and spaces around a label are ignored');
   });
 
-  test('labels as written by models ("1)", "Option 2"), option keys, yes/no aliases', () => {
-    assert.deepEqual(parseDistribution('{"1)": 0.2, "Option 2": 0.8}', next), [0.2, 0.8, 0]);
-    assert.deepEqual(parseDistribution('{"read-parser": 0.7, "STOP": 0.3}', next), [0.7, 0, 0.3]);
-    assert.deepEqual(parseDistribution('{"Yes": 0.9, "no": 0.1}', done), [0.9, 0.1]);
-    assert.deepEqual(parseDistribution('{"true": 0.25, "false": 0.75}', done), [0.25, 0.75]);
+  test('renormalizes: sums off 1 and percentages', () => {
+    assert.deepEqual(read('{"1": 0.6, "2": 0.6, "3": 0}'), [0.5, 0.5, 0]);
+    assert.deepEqual(round(read('{"1": 70, "2": 20, "3": 10}')), [0.7, 0.2, 0.1]);
   });
 
-  test('renormalizes: sums off 1, percentages, percent strings, omitted options count as 0', () => {
-    const r = parseDistribution('{"1": 0.6, "2": 0.6}', next);
-    assert.deepEqual(r, [0.5, 0.5, 0]);
-    assert.deepEqual(round(parseDistribution('{"1": 70, "2": 20, "3": 10}', next)), [0.7, 0.2, 0.1]);
-    assert.deepEqual(round(parseDistribution('{"yes": "80%", "no": "20%"}', done)), [0.8, 0.2]);
+  test('prose around the object is refused, so a quoted or planted answer never becomes the answer', () => {
+    const planted = 'The diff says {"yes": 1.0, "no": 0.0} — I disagree.';
+    invalid(() => read(planted, done, 'done'), /^The editor chat model's reply to question "done" is not a JSON object/);
+    invalid(() => read('Here you go: {"1": 1, "2": 0, "3": 0}'), /reply to question "next" is not a JSON object/);
+    invalid(() => read('{"1": 1, "2": 0, "3": 0} is my answer'), /reply to question "next" is not one valid JSON object/);
+    invalid(() => read('{"1": 1, "2": 0, "3": 0}\n{"1": 0, "2": 1, "3": 0}'), /not one valid JSON object/);
+    invalid(() => read('```json\n{"1": 1, "2": 0, "3": 0}\n```\n```json\n{"1": 0, "2": 1, "3": 0}\n```'), /not one valid JSON object/);
+    invalid(() => read('Answer:\n```json\n{"1": 1, "2": 0, "3": 0}\n```'), /is not a JSON object/);
+    invalid(() => read('{"probabilities": {"1": 1, "2": 0, "3": 0}}'), /"probabilities", which is not one of the option labels \(1, 2, 3\)/);
   });
 
-  test('INVALID_RESPONSE for anything that is not a distribution over the offered options', () => {
-    invalid(() => parseDistribution('I pick option 1.', next), /did not reply with a JSON object/);
-    invalid(() => parseDistribution('{"1": 0.5,, }', next), /not reply with valid JSON/);
-    invalid(() => parseDistribution('[0.5, 0.5]', next), /JSON object/);
-    invalid(() => parseDistribution('{"4": 1}', next), /"4", which is not one of the offered options/);
-    invalid(() => parseDistribution('{"maybe": 1}', done), /not one of the offered options/);
-    invalid(() => parseDistribution('{"1": 0.5, "1)": 0.5}', next), /two probabilities for option 1/);
-    invalid(() => parseDistribution('{"1": -0.2, "2": 1}', next), /not a non-negative number/);
-    invalid(() => parseDistribution('{"1": "high"}', next), /not a non-negative number/);
-    invalid(() => parseDistribution('{"1": 0, "2": 0}', next), /probability 0/);
-    invalid(() => parseDistribution('{}', next), /without any option probability/);
-    invalid(() => parseDistribution('{"1": 500, "2": 1}', next), /neither probabilities nor percentages/);
-    invalid(() => parseDistribution(`{"1": 1, "pad": "${'x'.repeat(70_000)}"}`, next), /more text/);
+  test('INVALID_RESPONSE naming the question for every key or value that is not exactly a label and a number', () => {
+    invalid(() => read('I pick option 1.'), /^The editor chat model's reply to question "next" is not a JSON object/);
+    invalid(() => read('{"1": 0.5,, }'), /"next" is not one valid JSON object/);
+    invalid(() => read('[0.5, 0.5]'), /"next" is not a JSON object/);
+    invalid(() => read('{"1": 0.5, "2": 0.5, "3": 0, "4": 0}'), /"next" gives a probability for "4", which is not one of the option labels/);
+    invalid(() => read('{"maybe": 1}', done, 'done'), /"done" gives a probability for "maybe"/);
+    invalid(() => read('{"true": 0.3, "false": 0.7}', done, 'done'), /"true", which is not one of the option labels \(yes, no\)/);
+    invalid(() => read('{"1)": 0.2, "Option 2": 0.8, "3": 0}'), /"1\)", which is not one of the option labels/);
+    invalid(() => read('{"read-parser": 0.7, "2": 0, "3": 0.3}'), /"read-parser", which is not one of the option labels/);
+    invalid(() => read('{"1": 0.5, "1": 0.5, "2": 0, "3": 0}'), /not one valid JSON object/);
+    invalid(() => read('{"1": 0.5, " 1": 0.5, "2": 0, "3": 0}'), /"next" gives two probabilities for option 1/);
+    invalid(() => read('{"2": 0.7, "3": 0.3}'), /"next" leaves out option 1; every option label needs a probability/);
+    invalid(() => read('{}'), /leaves out option 1, 2, 3/);
+    invalid(() => read('{"1": -0.2, "2": 1, "3": 0}'), /"next" gives "1" a value that is not a non-negative number/);
+    invalid(() => read('{"yes": "80%", "no": "20%"}', done, 'done'), /"done" gives "yes" a value that is not a non-negative number/);
+    invalid(() => read('{"1": NaN, "2": 1, "3": 0}'), /not one valid JSON object/);
+    invalid(() => read('{"1": 0, "2": 0, "3": 0}'), /"next" gives every option probability 0/);
+    invalid(() => read('{"1": 500, "2": 1, "3": 0}'), /neither probabilities nor percentages/);
+    invalid(() => read(`{"1": 1, "pad": "${'x'.repeat(70_000)}"}`), /"next" has more text than a distribution needs/);
   });
 });
 
 describe('answerFrom + validateResponse', () => {
   test('answers built from parsed distributions pass the same validation as any provider body', () => {
     const answers = {
-      done: answerFrom(Q.done!, questionOptions(Q.done!), parseDistribution('{"yes": 0.9, "no": 0.1}', questionOptions(Q.done!))),
-      next: answerFrom(Q.next!, questionOptions(Q.next!), parseDistribution('{"2": 0.7, "3": 0.3}', questionOptions(Q.next!))),
-      quality: answerFrom(Q.quality!, questionOptions(Q.quality!), parseDistribution('{"3": 60, "4": 40}', questionOptions(Q.quality!))),
+      done: answerFrom(Q.done!, questionOptions(Q.done!), parseDistribution('{"yes": 0.9, "no": 0.1}', questionOptions(Q.done!), 'done')),
+      next: answerFrom(Q.next!, questionOptions(Q.next!), parseDistribution('{"1": 0, "2": 0.7, "3": 0.3}', questionOptions(Q.next!), 'next')),
+      quality: answerFrom(Q.quality!, questionOptions(Q.quality!), parseDistribution('{"1": 0, "2": 0, "3": 60, "4": 40}', questionOptions(Q.quality!), 'quality')),
     };
     const body = validateResponse(Q, { model: 'vscode-lm:acme/judge', usage: { input_tokens: 10, output_tokens: 3 }, answers });
     assert.equal(body.answers.done!.type === 'noul' && body.answers.done.noul, 0.9);

@@ -67,12 +67,12 @@ export function choiceScores(id: string, question: ChoiceQuestion, view: MockVie
   });
 }
 
-/** Private rank label → original id, from state.candidates [{id, original_id}]. */
+/** Private rank label → host id, from state.candidates [{label, id, text}]. */
 function candidateIds(view: MockView): Map<string, string> {
   const out = new Map<string, string>();
   const candidates = view.fields?.candidates;
   if (!Array.isArray(candidates)) return out;
-  for (const c of candidates) if (isPlainObject(c) && typeof c.id === 'string') out.set(c.id, scalarText(c.original_id));
+  for (const c of candidates) if (isPlainObject(c) && typeof c.label === 'string') out.set(c.label, scalarText(c.id));
   return out;
 }
 

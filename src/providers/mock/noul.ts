@@ -61,7 +61,7 @@ const NOUL_RULES: NoulRule[] = [
   },
 ];
 
-/** max overlap(original_id + text, query) over state.candidates: > 0.25 → min(0.99, 0.5 + max), else 0.12. */
+/** max overlap(id + text, query) over state.candidates: > 0.25 → min(0.99, 0.5 + max), else 0.12. */
 function candidateExistence(view: MockView): number {
   const query = stringField(view, 'query');
   const candidates = view.fields?.candidates;
@@ -69,7 +69,7 @@ function candidateExistence(view: MockView): number {
   let best = 0;
   for (const c of candidates) {
     if (!isPlainObject(c)) continue;
-    best = Math.max(best, overlap(`${scalarText(c.original_id)} ${scalarText(c.text)}`, query));
+    best = Math.max(best, overlap(`${scalarText(c.id)} ${scalarText(c.text)}`, query));
   }
   return best > 0.25 ? Math.min(0.99, 0.5 + best) : 0.12;
 }

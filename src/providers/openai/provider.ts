@@ -8,7 +8,7 @@
  */
 import { LARGEST_REQUEST_INPUT_TOKENS } from '../../judgment/provider';
 import { setMaxListeners } from 'node:events';
-import { JevError, cancelled, configError, invalidInput, toJevError } from '../../judgment/errors';
+import { JevError, aboutQuestion, cancelled, configError, invalidInput, toJevError } from '../../judgment/errors';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse, Usage } from '../../judgment/types';
 import { normalizeBaseUrl } from '../base-url';
 import { resolveRetryOptions, type RetryOptions } from '../http-retry';
@@ -78,8 +78,9 @@ export function openAiModelId(model: string): string {
  *
  * Errors (JevError): TIMEOUT, CANCELLED, API_ERROR, INPUT_TOO_LARGE, CONFIG_ERROR (no logprobs, bad
  * base URL or key), INVALID_RESPONSE (no choices, a logprob that is not a finite number ≤ 0, no label among
- * the top tokens), INVALID_INPUT (state not serializable, unknown question type). Never answers a question
- * it did not ask.
+ * the top tokens), INVALID_INPUT (state not serializable, unknown question type); a question's
+ * INVALID_RESPONSE / INVALID_INPUT message starts with `Question "<id>": `. Never answers a question it did
+ * not ask.
  */
 export class OpenAiProvider implements JudgmentProvider {
   readonly id = 'openai';
@@ -153,10 +154,12 @@ export class OpenAiProvider implements JudgmentProvider {
     try {
       const entries = Object.entries(request.questions ?? {});
       const answered = await Promise.all(
-        entries.map(([, question]) =>
+        entries.map(([id, question]) =>
           answerQuestion(question, stateText, ask).catch((err: unknown) => {
-            if (!inner.signal.aborted) inner.abort(err);
-            throw err;
+            // An unreadable or impossible answer belongs to its question; transport failures do not.
+            const failure = err instanceof JevError && (err.code === 'INVALID_RESPONSE' || err.code === 'INVALID_INPUT') ? aboutQuestion(id, err) : err;
+            if (!inner.signal.aborted) inner.abort(failure);
+            throw failure;
           }),
         ),
       );

@@ -3,12 +3,14 @@
  * distribution over the closed options). Pure: unit-testable.
  *
  * One prompt per question. Options are labelled (`yes`/`no` for noul questions, `1`..`n` otherwise) so the
- * model never has to repeat long option keys. The reply is read defensively (code fences, a wrapper
- * object, percentages, labels written as `1)` or `Option 1`, omitted options as 0), renormalized, and turned
- * into a System One answer — which `validateResponse` still checks like any provider's answer.
- * Anything that cannot be read as a distribution over the offered options is INVALID_RESPONSE: never a guess.
+ * model never has to repeat long option keys. The reply must be exactly one JSON object, optionally in one
+ * fenced code block, whose keys are exactly the option labels: a span picked out of prose could be a quoted
+ * or planted answer rather than the model's own. Its numbers are renormalized (percentages accepted) and
+ * turned into a System One answer — which `validateResponse` still checks like any provider's answer.
+ * Anything else is INVALID_RESPONSE naming the question: never a guess.
  */
-import { invalidResponse } from '../../judgment/errors';
+import { invalidResponse, quoted } from '../../judgment/errors';
+import { parseStrictJson } from '../../policy/strict-json';
 import type { Answer, Question } from '../../judgment/types';
 import { choiceAnswer, noulAnswer, scoreAnswer } from '../openai/answers';
 import { renderQuestionText, stateBlock } from '../openai/prompt';
@@ -69,83 +71,55 @@ export function lmPrompt(stateText: string, question: Question, options: readonl
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Normalizes a label as a model may write it: `1)`, ` Option 1 `, `"YES."` → `1`, `yes`. */
-function normalizeLabel(raw: string): string {
-  return raw
-    .trim()
-    .toLowerCase()
-    .replace(/^(option|level|choice)\s+/, '')
-    .replace(/[).:\s]+$/, '')
-    .trim();
-}
+/** One fenced code block and nothing around it: ```` ```json\n{…}\n``` ```` (any info string, or none). */
+const FENCED = /^```[^\n`]*\n([\s\S]*?)\n?```$/;
 
-const NOUL_ALIASES: Record<string, string> = { yes: 'yes', y: 'yes', true: 'yes', no: 'no', n: 'no', false: 'no' };
-
-function numberOf(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string') {
-    const m = /^\s*(-?\d+(?:\.\d+)?)\s*(%)?\s*$/.exec(value);
-    if (m) return m[2] ? Number(m[1]) / 100 : Number(m[1]);
-  }
-  return undefined;
-}
-
-/** The JSON object in a reply: code fences and text around it are ignored. Throws INVALID_RESPONSE. */
-function replyObject(reply: string): Record<string, unknown> {
-  if (reply.length > MAX_REPLY_CHARS) throw invalidResponse('The editor chat model replied with more text than a distribution needs.');
-  const start = reply.indexOf('{');
-  const end = reply.lastIndexOf('}');
-  if (start < 0 || end < start) throw invalidResponse('The editor chat model did not reply with a JSON object.');
+/**
+ * The JSON object a reply consists of: the whole trimmed reply, or the content of the one fenced block
+ * that is the whole reply. Duplicate keys and non-finite literals are refused. Throws INVALID_RESPONSE.
+ */
+function replyObject(reply: string, fail: (what: string) => Error): Record<string, unknown> {
+  if (reply.length > MAX_REPLY_CHARS) throw fail('has more text than a distribution needs');
+  const trimmed = reply.trim();
+  const body = (FENCED.exec(trimmed)?.[1] ?? trimmed).trim();
+  if (!body.startsWith('{')) throw fail('is not a JSON object (only one JSON object, optionally in one code block, is accepted)');
   let value: unknown;
   try {
-    value = JSON.parse(reply.slice(start, end + 1));
+    value = parseStrictJson(body, { allowNonFiniteConstants: false });
   } catch {
-    throw invalidResponse('The editor chat model did not reply with valid JSON.');
+    throw fail('is not one valid JSON object (text around it, a second object or a duplicate key is not accepted)');
   }
-  if (!isObject(value)) throw invalidResponse('The editor chat model did not reply with a JSON object.');
-  // A wrapper such as {"probabilities": {...}} around the distribution.
-  const keys = Object.keys(value);
-  if (keys.length === 1 && isObject(value[keys[0]!]) && /^(probabilities|distribution|answer|answers)$/i.test(keys[0]!)) {
-    return value[keys[0]!] as Record<string, unknown>;
-  }
+  if (!isObject(value)) throw fail('is not a JSON object');
   return value;
 }
 
 /**
- * Reads the model's distribution over `options` from `reply`, aligned with `options` and summing to 1.
- * Accepted: labels (any case, `1)`, `Option 1`), the option keys themselves, yes/no/true/false for noul;
- * numbers in [0,1] or percentages (numbers above 1 when all are at most 100, or "70%" strings); options
- * left out count as 0. Throws INVALID_RESPONSE for: no JSON object, a label that was not offered (or
- * offered twice), a value that is not a finite non-negative number, or no probability mass at all.
+ * Reads the model's distribution over `options` from `reply` to question `questionId`, aligned with
+ * `options` and summing to 1. The reply must be one JSON object (optionally in one fenced code block)
+ * whose keys are exactly the option labels (case and surrounding spaces ignored), each mapped to a finite
+ * non-negative number: probabilities, or percentages when a value is above 1 and none above 100.
+ * Throws INVALID_RESPONSE naming the question for anything else: prose around the object, a missing,
+ * repeated or unknown label, a value that is not such a number, or no probability mass at all.
  */
-export function parseDistribution(reply: string, options: readonly LmOption[]): number[] {
-  const object = replyObject(reply);
-  const index = new Map<string, number>();
-  options.forEach((o, i) => {
-    index.set(normalizeLabel(o.label), i);
-    if (!index.has(normalizeLabel(o.key)) && !/^\d+$/.test(o.key)) index.set(normalizeLabel(o.key), i);
-  });
-  const noul = options.length === 2 && options[0]!.label === 'yes' && options[1]!.label === 'no';
-  const values: number[] = options.map(() => 0);
-  const seen = new Set<number>();
-  for (const [rawKey, rawValue] of Object.entries(object)) {
-    const norm = normalizeLabel(rawKey);
-    const i = noul ? (NOUL_ALIASES[norm] === 'yes' ? 0 : NOUL_ALIASES[norm] === 'no' ? 1 : undefined) : index.get(norm);
-    const shown = JSON.stringify(rawKey.length > 40 ? `${rawKey.slice(0, 40)}…` : rawKey);
-    if (i === undefined) throw invalidResponse(`The editor chat model gave a probability for ${shown}, which is not one of the offered options.`);
-    if (seen.has(i)) throw invalidResponse(`The editor chat model gave two probabilities for option ${options[i]!.label}.`);
-    seen.add(i);
-    const n = numberOf(rawValue);
-    if (n === undefined || !Number.isFinite(n) || n < 0) {
-      throw invalidResponse(`The editor chat model gave ${shown} a value that is not a non-negative number.`);
-    }
-    values[i] = n;
+export function parseDistribution(reply: string, options: readonly LmOption[], questionId: string): number[] {
+  const fail = (what: string) => invalidResponse(`The editor chat model's reply to question ${quoted(questionId)} ${what}.`);
+  const object = replyObject(reply, fail);
+  const index = new Map(options.map((o, i) => [o.label.toLowerCase(), i]));
+  const values: number[] = options.map(() => Number.NaN);
+  for (const [rawKey, raw] of Object.entries(object)) {
+    const i = index.get(rawKey.trim().toLowerCase());
+    const shown = quoted(rawKey.length > 40 ? `${rawKey.slice(0, 40)}…` : rawKey);
+    if (i === undefined) throw fail(`gives a probability for ${shown}, which is not one of the option labels (${options.map((o) => o.label).join(', ')})`);
+    if (!Number.isNaN(values[i]!)) throw fail(`gives two probabilities for option ${options[i]!.label}`);
+    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) throw fail(`gives ${shown} a value that is not a non-negative number`);
+    values[i] = raw;
   }
-  if (seen.size === 0) throw invalidResponse('The editor chat model replied without any option probability.');
+  const missing = options.filter((_, i) => Number.isNaN(values[i]!)).map((o) => o.label);
+  if (missing.length) throw fail(`leaves out option ${missing.join(', ')}; every option label needs a probability`);
   const max = Math.max(...values);
-  if (max > 1 && max > 100) throw invalidResponse('The editor chat model gave values that are neither probabilities nor percentages.');
+  if (max > 100) throw fail('gives values that are neither probabilities nor percentages');
   const total = values.reduce((a, b) => a + b, 0);
-  if (!(total > 0)) throw invalidResponse('The editor chat model gave every option probability 0.');
+  if (!(total > 0)) throw fail('gives every option probability 0');
   return values.map((v) => v / total);
 }
 

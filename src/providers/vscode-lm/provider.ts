@@ -9,7 +9,7 @@
  * src/extension/vscode-lm-provider.ts supplies `ChatSend` over `vscode.lm`.
  */
 import { estimateTokens } from '../../judgment/budget';
-import { JevError, cancelled, invalidInput } from '../../judgment/errors';
+import { JevError, aboutQuestion, cancelled, invalidInput } from '../../judgment/errors';
 import type { Answer, SystemOneRequest, SystemOneResponse } from '../../judgment/types';
 import { renderState } from '../openai/prompt';
 import type { CallContext, JudgmentProvider } from '../../judgment/provider';
@@ -65,11 +65,13 @@ export class ChatModelProvider implements JudgmentProvider {
         const [id, question] = entries[next++]!;
         const options = questionOptions(question);
         const prompt = lmPrompt(stateText, question, options);
-        const reply = await this.ask(prompt, ctx, inner.signal);
+        const reply = await this.ask(prompt, ctx, inner.signal).catch((err: unknown) => {
+          throw err instanceof JevError && err.code === 'INVALID_RESPONSE' ? aboutQuestion(id, err) : err;
+        });
         usage.input_tokens += estimateTokens(prompt);
         usage.output_tokens += estimateTokens(reply);
         // fromEntries-style own property: an id such as "__proto__" stays a plain key.
-        Object.defineProperty(answers, id, { value: answerFrom(question, options, parseDistribution(reply, options)), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(answers, id, { value: answerFrom(question, options, parseDistribution(reply, options, id)), enumerable: true, writable: true, configurable: true });
       }
     };
     try {

@@ -145,6 +145,7 @@ describe('in-host MCP endpoint', () => {
 
   it('exposes a granted external tool as <server>__<tool>, capability-checked and recorded', async () => {
     const markers = mkdtempSync(join(tmpdir(), 'jev-markers-'));
+    await setSetting(api, 'serverStart', 'onConnect'); // servers start when the editor connects (10-servers tests onDemand)
     await setSetting(api, 'mcpServers', { fixture: markerServer('fixture', markers) });
     await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step', 'fixture/echo'] }]);
     await resolveDefinition(api); // VS Code is about to connect: the endpoint starts the servers it exposes

@@ -1,6 +1,7 @@
 /**
  * "Jev: Import .vscode/mcp.json" copies the runnable servers of the workspace's mcp.json (JSON with
- * comments) into the workspace's jevPanel.mcpServers and says what it skipped and why.
+ * comments) into the workspace's jevPanel.mcpServers, after a confirmation naming that file, and says what
+ * it skipped and why. (Re-imports and what they restart: 10-servers.test.ts.)
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -11,7 +12,10 @@ describe('Import .vscode/mcp.json', () => {
     const api = await activateJev();
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder, 'the host run opens a workspace folder');
-    const result = (await vscode.commands.executeCommand('jevPanel.importMcpJson')) as { imported: string[]; skipped: string[] };
+    // assumeYes answers the confirmation dialog (a modal the test cannot click); its text is returned.
+    const result = (await vscode.commands.executeCommand('jevPanel.importMcpJson', undefined, { assumeYes: true })) as { imported: string[]; skipped: string[]; message: string; written: boolean };
+    assert.equal(result.written, true);
+    assert.match(result.message, /^Import \.vscode\/mcp\.json into jevPanel\.mcpServers of the workspace settings \(\.vscode\/settings\.json\)\? Added: local, docs\. Skipped 2/);
     assert.deepEqual(result.imported, ['local', 'docs']);
     assert.equal(result.skipped.length, 2);
     assert.ok(result.skipped.some((s) => s.startsWith('remote:') && /SSE/.test(s)));

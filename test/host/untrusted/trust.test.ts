@@ -50,6 +50,7 @@ describe('untrusted workspace', () => {
 
   it('spawns only the user-level server, and only when the editor connects; the workspace server never runs', async () => {
     const api = await activateJev();
+    await setSetting(api, 'serverStart', 'onConnect'); // servers start when the editor connects
     await setSetting(api, 'mcpServers', { user: markerServer('user', markers) });
     await setSetting(api, 'agents', [{ name: 'editor', tools: ['jev_step', 'user/echo'] }]);
     assert.deepEqual(api.settings().servers.map((s) => `${s.name}:${s.scope}`), ['user:user']);
