@@ -6,6 +6,7 @@ import { renderJudgment } from './judgment-view';
 import { fmtThresholds, outcomeLines } from '../src/panel/outcome-diff';
 import { decidingThreshold, fmtProb, versusNamed } from '../src/panel/numbers';
 import { claimThresholds } from '../src/panel/explain';
+import { cutPreview } from '../src/panel/cut-preview';
 import { explainReason } from '../src/panel/reason-codes';
 import { WhatIfView } from './whatif-view';
 
@@ -197,6 +198,8 @@ export function renderDetail(o: DetailOptions): HTMLElement {
     section('whatif', 'Thresholds and what-if', true, thresholds, dispatchLegend, whatIf.el),
     candidates ? section('candidates', 'Candidates', true, candidates) : null,
     section('result', 'Result', true, resultLines(result, r), claims),
+    cutSection(section, 'cut-result', 'Result preview', r.result),
+    cutSection(section, 'cut-input', 'Input preview', r.input),
     section('judgment', 'Judgment: probabilities per question', true, renderJudgment(r.exchanges)),
     section('coverage', 'Coverage, usage, latency', true, coverage),
     section('raw-request', 'Raw request (tool input and questions)', false, h('pre', { class: 'json', id: 'raw-request' }, jsonText(request))),
@@ -262,4 +265,11 @@ function renderClaims(result: Obj): HTMLElement | null {
       ),
     ),
   );
+}
+
+/** A value cut for size (src/ledger/bound.ts): its size note and preview; null for a whole value. */
+function cutSection(section: (name: string, heading: string, open: boolean, ...body: Child[]) => HTMLElement, id: string, title: string, value: unknown): HTMLElement | null {
+  const cut = cutPreview(value);
+  if (!cut) return null;
+  return section(id, title, true, h('div', { class: 'muted', id: `${id}-note` }, cut.note), cut.preview ? h('pre', { class: 'json', id: `${id}-text` }, cut.preview) : null);
 }

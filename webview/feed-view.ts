@@ -1,4 +1,4 @@
-import type { FeedRow } from '../src/panel/protocol';
+import type { FeedProgress, FeedRow } from '../src/panel/protocol';
 import { h, replaceChildren } from './dom';
 import { distinctValues, filterFeed, rowActionClass, scrollToReveal, virtualWindow, type FeedFilters, type FeedStore } from './feed-model';
 import { explainReason } from '../src/panel/reason-codes';
@@ -13,6 +13,8 @@ export const ROW_HEIGHT = 44;
 
 export interface FeedViewOptions {
   store: FeedStore;
+  /** Calls still running that reported progress. */
+  running?: readonly FeedProgress[];
   filters: FeedFilters;
   scrollTop: number;
   selected?: string;
@@ -32,12 +34,19 @@ function clock(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString([], { hour12: false });
 }
 
+/** `everything/long · coder · 3/10 · step 3 · 1.2 s` */
+export function runningText(r: FeedProgress): string {
+  const amount = r.total === undefined ? `${r.progress}` : `${r.progress}/${r.total}`;
+  return [`⟳ ${r.tool}`, r.agent, amount, r.message, `${(r.elapsed_ms / 1000).toFixed(1)} s`].filter((p) => p !== undefined && p !== '').join(' · ');
+}
+
 export class FeedView {
   readonly el: HTMLElement;
   private readonly list: HTMLElement;
   private readonly spacer: HTMLElement;
   private readonly window: HTMLElement;
   private readonly count: HTMLElement;
+  private readonly runningEl: HTMLElement;
   private readonly selects: Record<'tool' | 'agent' | 'action', HTMLSelectElement>;
   private readonly text: HTMLElement & { value: string };
   private order: number[] = [];
@@ -65,6 +74,7 @@ export class FeedView {
       },
     }) as HTMLElement & { value: string };
     this.count = h('span', { class: 'feed-count', 'aria-live': 'polite', id: 'feed-count' });
+    this.runningEl = h('div', { class: 'feed-running', id: 'feed-running', role: 'status', 'aria-label': 'Tool calls running' });
     this.window = h('div', { class: 'feed-window' });
     this.spacer = h('div', { class: 'feed-spacer' }, this.window);
     this.list = h(
@@ -83,8 +93,10 @@ export class FeedView {
       'div',
       { class: 'feed' },
       h('div', { class: 'feed-filters' }, this.text, h('div', { class: 'filter-selects' }, this.selects.tool, this.selects.agent, this.selects.action), this.count),
+      this.runningEl,
       this.list,
     );
+    this.setRunning(o.running ?? []);
     this.resize = new ResizeObserver(() => this.schedule());
     this.resize.observe(this.list);
     this.refresh();
@@ -122,6 +134,12 @@ export class FeedView {
     }
     this.version++;
     this.renderWindow();
+  }
+
+  /** Shows the calls still running, one line each: tool, agent, progress (of total), message, elapsed time. */
+  setRunning(running: readonly FeedProgress[]): void {
+    replaceChildren(this.runningEl, ...running.map((r) => h('div', { class: 'feed-running-row', 'data-call': String(r.call) }, runningText(r))));
+    this.runningEl.hidden = running.length === 0;
   }
 
   /** Marks `id` as selected (or none) without rebuilding the list. */

@@ -1,4 +1,4 @@
-import type { AgentView, BackendStatus, DecisionRecord, HostToWebview, ServerView, WebviewToHost } from '../src/panel/protocol';
+import type { AgentView, BackendStatus, DecisionRecord, FeedProgress, HostToWebview, ServerView, WebviewToHost } from '../src/panel/protocol';
 import type { Floors } from '../src/policy/thresholds';
 import { renderAgents } from './agents-view';
 import './components';
@@ -29,6 +29,8 @@ class App {
   private readonly store = new FeedStore();
   private status?: BackendStatus;
   private servers?: ServerView[];
+  /** Registry calls still running with their last progress (above the feed). */
+  private running: FeedProgress[] = [];
   private agents?: AgentView[];
   private readonly records = new Map<string, DecisionRecord>();
   private readonly missing = new Map<string, string>();
@@ -147,6 +149,10 @@ class App {
           });
         }
         break;
+      case 'feedProgress':
+        this.running = m.running ?? [];
+        this.feed?.setRunning(this.running);
+        break;
       case 'status':
         this.status = m.status;
         this.renderStatus();
@@ -259,6 +265,7 @@ class App {
     this.feed?.dispose();
     this.feed = new FeedView({
       store: this.store,
+      running: this.running,
       filters: this.ui.filters,
       scrollTop: this.ui.scrollTop,
       selected: this.ui.selected,

@@ -39,7 +39,7 @@ export function createRuntime(io: CliIO, options: RuntimeOptions = {}): Runtime 
   const spendCap = new SpendCap(config.spendCap);
   const provider = createProvider(config, spendCap);
   const secrets = secretValues(io.env); // the API key (config.apiKey among them) and HTTP token: redacted from inputs and ledger lines
-  const file = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath, { secrets }) : undefined;
+  const file = options.ledger !== false && config.ledgerPath ? JsonlLedger.open(config.ledgerPath, { secrets, maxRecordedBytes: config.maxRecordedBytes }) : undefined;
   const ledger = file && new ReportingLedger(file, io.stderr); // a failed write is said on stderr, not lost silently
   const service = new JudgmentService({
     secrets,

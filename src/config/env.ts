@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_RECORDED_BYTES, MAX_RECORDED_BYTES, MIN_RECORDED_BYTES } from '../ledger/bound';
 import { configError, type JevError } from '../judgment/errors';
 import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../providers/base-url';
 import { DEFAULT_FLOORS, THRESHOLD_ORDER_RULE, validateFloors, type FloorNames, type Floors, type FloorViolation } from '../policy/thresholds';
@@ -24,6 +25,8 @@ export interface JevConfig {
   /** Maximum upstream attempts for the process lifetime; undefined = no cap. */
   spendCap?: number;
   ledgerPath?: string;
+  /** Cap of one recorded or printed value (tool input, result), bytes of JSON (JEV_MAX_RECORDED_BYTES, default 65 536). */
+  maxRecordedBytes?: number;
   mcpServers?: string;
   mcpOracle: boolean;
 }
@@ -167,6 +170,10 @@ export function loadConfig(env: Env = process.env): JevConfig {
   }
 
   const ledger = pick(env, ['JEV_LEDGER', 'JEV_API__AUDIT_PATH']);
+  const maxRecordedBytes = positiveInt(env, 'JEV_MAX_RECORDED_BYTES', MAX_RECORDED_BYTES) ?? DEFAULT_MAX_RECORDED_BYTES;
+  if (maxRecordedBytes < MIN_RECORDED_BYTES) {
+    throw configError(`JEV_MAX_RECORDED_BYTES must be from ${MIN_RECORDED_BYTES} to ${MAX_RECORDED_BYTES} bytes; got ${maxRecordedBytes}.`);
+  }
   return {
     provider,
     providerReason,
@@ -178,6 +185,7 @@ export function loadConfig(env: Env = process.env): JevConfig {
     timeoutMs,
     spendCap,
     ledgerPath: ledger?.value,
+    maxRecordedBytes,
     mcpServers: env.MCP_SERVERS,
     mcpOracle: ['1', 'true', 'True'].includes(env.MCP_ORACLE?.trim() ?? ''),
   };

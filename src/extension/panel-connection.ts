@@ -46,7 +46,8 @@ export class PanelConnection implements vscode.Disposable {
       runtime.onDidChangeAgents(() => this.push({ type: 'agents', agents: runtime.agents.views() })),
     );
     const unsubscribe = runtime.feed.onAppend((rows) => this.push({ type: 'feedAppend', rows }));
-    this.disposables.push({ dispose: unsubscribe });
+    const unsubscribeProgress = runtime.feed.onProgress((running) => this.push({ type: 'feedProgress', running }));
+    this.disposables.push({ dispose: unsubscribe }, { dispose: unsubscribeProgress });
   }
 
   /** Shows decision `id` after the next snapshot, or now when visible. */

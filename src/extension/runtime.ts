@@ -70,6 +70,7 @@ export class JevRuntime implements vscode.Disposable {
       memory: context.workspaceState,
       service: this.service,
       changed: () => this.serversEmitter.fire(),
+      callEvent: (event) => this.feed.callEvent(event),
       toolsChanged: () => {
         this.agentsEmitter.fire();
         this.endpoint.toolsChanged();

@@ -32,6 +32,8 @@ export interface SupervisorDeps {
   changed(): void;
   /** A server's tool list changed (grants and the endpoint's tool set may follow). */
   toolsChanged(): void;
+  /** Every registry call event (progress of running calls, their end): the feed shows running calls. */
+  callEvent?(event: RegistryEvent): void;
   /** OAuth, elicitation and roots the editor's MCP client offers (mcp-client/options.ts). */
   client: Pick<ConnectionOptions, 'oauth' | 'elicitation' | 'roots'>;
   /** Where tool lists are remembered across reloads (the workspace's Memento). */
@@ -332,7 +334,11 @@ export class ServerSupervisor {
       case 'tool.denied':
         log.warn(`denied: ${event.agent} → ${event.tool}: ${event.reason}`);
         break;
+      case 'tool.progress':
+        this.deps.callEvent?.(event);
+        break;
       case 'tool.call':
+        this.deps.callEvent?.(event);
         if (!event.ok) log.warn(`${event.agent} → ${event.tool} failed: ${event.error.code}: ${event.error.message}`);
         break;
     }

@@ -2,6 +2,7 @@ import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { dirname } from 'node:path';
 import { configError } from '../judgment/errors';
 import { redactSecrets, REDACTED, usableSecrets } from '../judgment/redact';
+import { DEFAULT_MAX_RECORDED_BYTES, boundRecord } from './bound';
 import { RECORD_KINDS, type DecisionRecord, type RecordKind } from './record';
 import type { LedgerSink } from './sink';
 
@@ -9,6 +10,8 @@ import type { LedgerSink } from './sink';
 export interface JsonlLedgerOptions {
   /** Strings never written to the file (each occurrence becomes `[REDACTED]`); under 8 characters ignored. */
   secrets?: readonly string[];
+  /** Cap of a record's input and result, bytes (bound.ts boundRecord; default 65 536). */
+  maxRecordedBytes?: number;
 }
 
 /**
@@ -24,6 +27,7 @@ export class JsonlLedger implements LedgerSink {
     readonly path: string,
     fd: number,
     private readonly secrets: readonly string[],
+    private readonly maxRecordedBytes: number,
   ) {
     this.fd = fd;
   }
@@ -53,17 +57,18 @@ export class JsonlLedger implements LedgerSink {
       closeSync(fd);
       throw configError(`Cannot prepare the ledger file ${JSON.stringify(path)} (${errorCode(err)}).`);
     }
-    return new JsonlLedger(path, fd, usableSecrets(options.secrets));
+    return new JsonlLedger(path, fd, usableSecrets(options.secrets), options.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES);
   }
 
   /**
-   * Appends one record as one line. Rejects with an Error when closed or the write fails (JudgmentService
+   * Appends one record as one line of at most LEDGER_LINE_MAX_BYTES: an input or result above the cap is
+   * replaced by a marker with its original size and a preview (bound.ts). Rejects with an Error when closed or the write fails (JudgmentService
    * ignores ledger failures, so a judgment is never changed by them). Non-finite numbers cannot occur
    * in JSON text; `JSON.stringify` writes them as null.
    */
   async append(record: DecisionRecord): Promise<void> {
     if (this.fd === undefined) throw new Error('ledger is closed');
-    const line = Buffer.from(`${this.serialize(record)}\n`, 'utf8');
+    const line = Buffer.from(`${this.serialize(boundRecord(record, this.maxRecordedBytes))}\n`, 'utf8');
     let offset = 0;
     // One write for the whole line; a short write (rare, e.g. disk full) continues where it stopped.
     while (offset < line.length) offset += writeSync(this.fd, line, offset, line.length - offset);

@@ -65,4 +65,9 @@ export interface DecisionRecord {
   decision_id?: string;
   /** Where the call came from, in words (e.g. `commit hook, terminal`); absent when it is the agent itself. */
   source?: string;
+  /**
+   * Only on a record that would have exceeded the ledger line bound (bound.ts): questions, response and
+   * exchanges, cut (a CutValue); the record cannot be replayed.
+   */
+  cut_exchanges?: unknown;
 }

@@ -1,11 +1,17 @@
 /**
  * The panel's live decision feed: the newest rows (up to 10 000) and the newest full records (for the
- * detail view), with a fallback to the ledger file for older records.
+ * detail view), with a fallback to the ledger file for older records; plus the registry calls still
+ * running with their last progress notification (from the registry's events, see `callEvent`).
  */
 import { existsSync } from 'node:fs';
 import { readLedger, readLedgerTail } from '../ledger/jsonl';
+import { boundRecord } from '../ledger/bound';
 import type { DecisionRecord } from '../ledger/record';
-import { feedRowOf, type FeedRow } from './protocol';
+import type { RegistryEvent } from '../registry/registry';
+import { feedRowOf, type FeedProgress, type FeedRow } from './protocol';
+
+/** Running calls shown at once; beyond it the oldest are dropped (a call that never ends cannot pile up). */
+export const MAX_RUNNING = 50;
 
 /** Rows kept in the feed (the panel renders up to 10 000 decisions). */
 export const MAX_FEED_ROWS = 10_000;
@@ -18,6 +24,8 @@ export const LEDGER_TAIL_BYTES = 32 * 1024 * 1024;
 export interface FeedStoreOptions {
   maxRows?: number;
   maxRecords?: number;
+  /** Cap of a kept record's input and result, bytes (default 65 536). */
+  maxRecordedBytes?: number;
   /** Ledger file to look up records not in memory. */
   ledgerPath?: () => string | undefined;
 }
@@ -27,12 +35,18 @@ export class FeedStore {
   private feed: FeedRow[] = [];
   private readonly records = new Map<string, DecisionRecord>();
   private readonly listeners = new Set<(rows: FeedRow[]) => void>();
+  private readonly runningCalls = new Map<number, FeedProgress>();
+  private readonly progressListeners = new Set<(running: FeedProgress[]) => void>();
   private loaded = false;
 
   constructor(private readonly options: FeedStoreOptions = {}) {}
 
-  /** Adds one record (newest) and tells listeners. Returns its row. */
-  add(record: DecisionRecord): FeedRow {
+  /**
+   * Adds one record (newest) and tells listeners. Returns its row. An input or result above the cap is
+   * kept as its preview marker (src/ledger/bound.ts), as the ledger keeps it: the panel shows a preview.
+   */
+  add(full: DecisionRecord): FeedRow {
+    const record = boundRecord(full, this.options.maxRecordedBytes);
     const row = feedRowOf(record);
     this.feed.push(row);
     const maxRows = this.options.maxRows ?? MAX_FEED_ROWS;
@@ -87,5 +101,33 @@ export class FeedStore {
   onAppend(listener: (rows: FeedRow[]) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Takes in a registry event: `tool.progress` updates the call's running entry, `tool.call` (the call
+   * ended) removes it; progress listeners get the running calls, oldest first. Other events are ignored.
+   */
+  callEvent(event: RegistryEvent): void {
+    if (event.type === 'tool.progress') {
+      const { progress, total, message } = event.progress;
+      this.runningCalls.delete(event.call);
+      this.runningCalls.set(event.call, { call: event.call, tool: event.tool, agent: event.agent, progress, elapsed_ms: event.elapsed_ms, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) });
+      while (this.runningCalls.size > MAX_RUNNING) this.runningCalls.delete(this.runningCalls.keys().next().value!);
+    } else if (event.type !== 'tool.call' || !this.runningCalls.delete(event.call)) {
+      return;
+    }
+    const running = this.running();
+    for (const listener of this.progressListeners) listener(running);
+  }
+
+  /** Calls still running that reported progress, in the order they started (a copy). */
+  running(): FeedProgress[] {
+    return [...this.runningCalls.values()].sort((a, b) => a.call - b.call);
+  }
+
+  /** Listens for changes of the running calls; returns the unsubscribe function. */
+  onProgress(listener: (running: FeedProgress[]) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
   }
 }

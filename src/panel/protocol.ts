@@ -32,6 +32,21 @@ export interface FeedRow {
   source?: string;
 }
 
+/** A tool call still running that reported progress (shown above the feed until its record arrives). */
+export interface FeedProgress {
+  /** The registry's number for the call (unique per registry). */
+  call: number;
+  /** Qualified tool id, e.g. `everything/long`. */
+  tool: string;
+  agent: string;
+  /** Progress so far and the total when known, in the server's units. */
+  progress: number;
+  total?: number;
+  message?: string;
+  /** ms since the call started, at the last notification. */
+  elapsed_ms: number;
+}
+
 /** Backend status line of the panel. */
 export interface BackendStatus {
   /** 'systemone' | 'openai' | 'vscode-lm' | 'mock'. */
@@ -94,6 +109,7 @@ export interface PanelSnapshot {
 export type HostToWebview =
   | { type: 'snapshot'; snapshot: PanelSnapshot }
   | { type: 'feedAppend'; rows: FeedRow[] }
+  | { type: 'feedProgress'; running: FeedProgress[] }
   | { type: 'status'; status: BackendStatus }
   | { type: 'servers'; servers: ServerView[] }
   | { type: 'agents'; agents: AgentView[] }

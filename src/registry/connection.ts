@@ -1,101 +1,32 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { clientCapabilities, installClientFeatures, type ElicitationHandler, type RootsSource } from './client-features';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MAX_TOTAL_TIMEOUT_MS, callWithProgress } from './call-tool';
+import { clientCapabilities, installClientFeatures } from './client-features';
+import { DEFAULT_RESTART, DEFAULT_STARTUP_TIMEOUT_MS, type CallOptions, type ConnectionOptions, type ConnectionStatus, type RemoteTool, type RestartPolicy } from './connection-types';
 import { ToolCallError } from './errors';
 import { finishSignIn, oauthProviderFor, retryAfterSignIn, signInAgain, withOAuth } from './oauth/connection-auth';
 import type { JevOAuthProvider } from './oauth/provider';
-import { AuthorizationRequiredError, type OAuthHost, type SignInInteraction } from './oauth/sign-in';
+import { AuthorizationRequiredError, type SignInInteraction } from './oauth/sign-in';
 import { listAllTools } from './list-tools';
+import { DEFAULT_TREE_CLOSE } from './process-tree';
 import { LineRing } from './ring';
 import { DEFAULT_CALL_TIMEOUT_MS, describeServerTarget, isHttpConfig, type ServerConfig } from './servers';
-import { clip, describeExit, endSessionOnStreamFault, killSessionChild, openStdioTransport, type Session } from './stdio-session';
+import { describeStartFailure } from './start-failure';
+import { clip, describeExit, killSessionChild, openStdioTransport, type Session } from './stdio-session';
+
+export * from './connection-types';
 
 /**
  * One persistent MCP client connection: spawned or connected once and reused; a status (starting |
- * ready | error with its reason); a per-call timeout; restart with exponential backoff after a crash;
- * tool list refreshed on tools/list_changed; a stdout line that is not JSON-RPC ends the session with an
- * error naming the line (never a hang); stderr kept in a bounded ring; close() leaves no child process
- * behind. The stdio side of a session (spawn, child watching, stream faults) is in stdio-session.ts.
+ * ready | error with its reason); a per-call timeout that progress resets, under a total cap
+ * (call-tool.ts); restart with exponential backoff after a crash; tool list refreshed on
+ * tools/list_changed; stdout lines that are not JSON-RPC skipped and counted as a warning; stderr kept in
+ * a bounded ring; close() ends every process of a stdio server's tree (process-tree.ts) and the HTTP
+ * session (DELETE). The stdio side of a session is in stdio-session.ts, its types in connection-types.ts.
  */
-
-/** Lifecycle state of a connection. `closed` only after close(). */
-export type ConnectionState = 'starting' | 'ready' | 'error' | 'closed';
-
-/** Snapshot of a connection's health, as shown by `jevcp servers` and the panel. */
-export interface ConnectionStatus {
-  state: ConnectionState;
-  /** Why the state is `error` (spawn error text, exit code, last stderr lines, timeout, bad stdout line). */
-  reason?: string;
-  /** Epoch ms of the last state change. */
-  since: number;
-  /** The last failure, kept while a restart is starting (cleared once ready). */
-  lastError?: string;
-  /** Restarts attempted after failures since the last stable period. */
-  restarts: number;
-  /** Epoch ms of the next scheduled restart, when one is scheduled. */
-  nextRestartAt?: number;
-  /** Child process id of a live stdio server. */
-  pid?: number;
-  /** OAuth of an HTTP server: `required` = waiting for a sign-in (reason says how), `signed-in` = tokens held. */
-  auth?: 'required' | 'signed-in';
-}
-
-/** A tool as advertised by a server (tools/list). */
-export interface RemoteTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Tool['annotations'];
-}
-
-/** Restart after a crash: delay = min(baseDelayMs · 2^(n−1), maxDelayMs) for the n-th consecutive failure. */
-export interface RestartPolicy {
-  /** Consecutive failed starts/crashes after which the connection stays in error (default 5). */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** Ready this long (ms) → the failure count resets (default 30 000). */
-  stableMs: number;
-}
-
-/** Defaults: 5 attempts, 500 ms doubling up to 30 s, failure count reset after 30 s ready. */
-export const DEFAULT_RESTART: RestartPolicy = Object.freeze({ maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 30_000, stableMs: 30_000 });
-
-/** Default limit for a server's spawn + initialize + first tools/list, ms. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
-
-/** Options shared by every connection of a registry. */
-export interface ConnectionOptions {
-  /** Per-call timeout, ms, unless the server config sets `timeoutMs` (default 60 000). */
-  timeoutMs?: number;
-  /** Limit for spawn + initialize + first tools/list, ms (default 30 000). */
-  startupTimeoutMs?: number;
-  restart?: Partial<RestartPolicy>;
-  /** stderr ring size: lines and characters per line (defaults 200 and 1 000). */
-  stderrLines?: number;
-  stderrLineChars?: number;
-  /** Working folder for stdio servers whose config has no cwd (default: the host's). */
-  cwd?: string;
-  clientInfo?: { name: string; version: string };
-  onStatus?: (connection: McpConnection) => void;
-  onToolsChanged?: (connection: McpConnection) => void;
-  /** OAuth for HTTP servers (token store, browser step); absent: a 401 is an error. */
-  oauth?: OAuthHost;
-  /** Who answers a server's elicitation requests; absent: the capability is not declared. */
-  elicitation?: ElicitationHandler;
-  /** Roots announced to servers (and `roots/list_changed` on change); absent: not declared. */
-  roots?: RootsSource;
-}
-
-/** Per-call options. */
-export interface CallOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
 
 /** A persistent connection to one MCP server. Create, then `start()`; `close()` when done. */
 export class McpConnection {
@@ -117,6 +48,8 @@ export class McpConnection {
   private readonly ring: LineRing;
   private readonly oauth?: JevOAuthProvider;
   private readonly stopRoots?: () => void;
+  private strayCount = 0;
+  private strayLast = '';
 
   constructor(
     readonly name: string,
@@ -134,7 +67,17 @@ export class McpConnection {
   /** Current status (a copy). */
   get status(): ConnectionStatus {
     const auth = this.oauth?.required ? 'required' : this.oauth?.signedIn ? 'signed-in' : undefined;
-    return { ...this.state, pid: this.current?.child?.pid ?? undefined, ...(auth ? { auth } : {}) };
+    const stray = this.strayCount
+      ? { stdoutSkipped: this.strayCount, warning: `skipped ${this.strayCount} stdout line${this.strayCount === 1 ? '' : 's'} that ${this.strayCount === 1 ? 'is' : 'are'} not JSON-RPC (last: ${JSON.stringify(this.strayLast)})` }
+      : {};
+    return { ...this.state, pid: this.current?.child?.pid ?? undefined, ...(auth ? { auth } : {}), ...stray };
+  }
+
+  // Skipped stdout lines: counted for the status; listeners hear of the 1st, 10th, 100th… (not every line).
+  private noteStray(line: string): void {
+    this.strayCount++;
+    this.strayLast = clip(line);
+    if (Number.isInteger(Math.log10(this.strayCount))) this.options.onStatus?.(this);
   }
 
   /** `stdio` or `http`. */
@@ -177,9 +120,14 @@ export class McpConnection {
     return this.options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   }
 
-  /** Effective per-call timeout, ms. */
+  /** Effective per-call timeout, ms (the longest wait without an answer or a progress notification). */
   get timeoutMs(): number {
     return this.config.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  }
+
+  /** Effective total cap of one call, ms, however much progress it reports. */
+  get maxTotalTimeoutMs(): number {
+    return this.config.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS;
   }
 
   /**
@@ -259,7 +207,7 @@ export class McpConnection {
       // A spawn error (ENOENT, EACCES…) will not heal by retrying: no restart loop for it.
       const spawnFailed = !session?.child && !isHttpConfig(this.config) && typeof (err as NodeJS.ErrnoException)?.code === 'string';
       // Waiting for a sign-in is not a fault a restart heals either.
-      this.fail(this.startFailure(session, err, startupTimeout), spawnFailed || err instanceof AuthorizationRequiredError);
+      this.fail(this.startFailureReason(session, err, startupTimeout), spawnFailed || err instanceof AuthorizationRequiredError);
     }
     return this.status;
   }
@@ -269,23 +217,30 @@ export class McpConnection {
     const client = new Client(this.options.clientInfo ?? { name: 'jev-control-panel', version: '0.1.0' }, { capabilities: clientCapabilities(features) });
     installClientFeatures(client, this.name, features);
     let transport: Transport;
-    const session = { gen, client, stdoutLines: [], stdoutPartial: '', stderrMark: this.ring.total } as unknown as Session;
+    const session = { gen, client, stray: { count: 0 }, stderrMark: this.ring.total } as unknown as Session;
     if (isHttpConfig(this.config)) {
       transport = new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: this.config.headers ? { headers: { ...this.config.headers } } : undefined,
         ...(this.oauth ? { authProvider: this.oauth, fetch: this.oauth.fetch } : {}),
       });
     } else {
-      transport = openStdioTransport(this.config, this.options.cwd, this.ring, session);
+      transport = openStdioTransport(this.name, this.config, this.options.cwd, this.ring, session, {
+        timing: { ...DEFAULT_TREE_CLOSE, ...this.options.treeClose },
+        onStray: (line) => this.noteStray(line),
+      });
     }
     session.transport = transport;
     this.sessions.add(session);
     client.onclose = () => this.onSessionClosed(session);
-    client.onerror = (err) => endSessionOnStreamFault(session, err);
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (session === this.current) await this.refreshTools();
     });
     return session;
+  }
+
+  private startFailureReason(session: Session | undefined, err: unknown, startupTimeoutMs: number): string {
+    const path = isHttpConfig(this.config) ? undefined : (this.config.env?.PATH ?? getDefaultEnvironment().PATH);
+    return describeStartFailure(session, err, { config: this.config, target: this.target, ring: this.ring, startupTimeoutMs, cwd: this.options.cwd, path });
   }
 
   private onSessionClosed(session: Session): void {
@@ -294,22 +249,6 @@ export class McpConnection {
     const reason = session.fault ?? describeExit(session, this.ring, 'closed the connection');
     void this.dispose(session);
     this.fail(reason, false);
-  }
-
-  private startFailure(session: Session | undefined, err: unknown, startupTimeout: number): string {
-    if (session?.fault) return session.fault;
-    if (err instanceof AuthorizationRequiredError) return err.message;
-    if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
-      const last = this.ring.tailSince(1, session?.stderrMark ?? 0);
-      return `did not finish initialize within ${startupTimeout} ms` + (last.length ? `; last stderr: ${clip(last[0])}` : '');
-    }
-    const message = err instanceof Error ? err.message : String(err);
-    if (isHttpConfig(this.config)) {
-      const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-      return `cannot connect to ${this.target}: ${clip(cause?.code ?? cause?.message ?? message)}`;
-    }
-    if (!session?.child) return `cannot start ${JSON.stringify(this.config.command)}: ${clip(message)}`;
-    return describeExit(session, this.ring, 'closed the connection', ' during startup');
   }
 
   /** Marks the connection failed and schedules a restart unless the failure is permanent or too frequent. */
@@ -362,9 +301,11 @@ export class McpConnection {
 
   /**
    * Calls tool `tool` (the server's own name) with `args`. Returns the raw MCP result (callers map it).
+   * A progress token is sent and `opts.onProgress` hears each notification; progress restarts the per-call
+   * timeout, up to `maxTotalTimeoutMs`; an abandoned call is cancelled (notifications/cancelled).
    * Throws ToolCallError: `unavailable` when not ready (with the status reason), `timeout` after the
-   * per-call timeout, `transport` when the connection fails during the call (exit code, stderr tail, or
-   * the bad stdout line), `tool_error` when the server rejects the request, `cancelled` on abort.
+   * per-call timeout or the total cap, `transport` when the connection fails during the call (exit code, stderr tail, or
+   * an over-long stdout line), `tool_error` when the server rejects the request, `cancelled` on abort.
    */
   async callTool(tool: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     const id = `${this.name}/${tool}`;
@@ -375,18 +316,15 @@ export class McpConnection {
       const retry = this.state.nextRestartAt ? `; restarting in ${Math.max(0, this.state.nextRestartAt - Date.now())} ms` : '';
       throw new ToolCallError('unavailable', id, `Server ${JSON.stringify(this.name)} is not available (${this.state.state}${this.state.reason ? `: ${this.state.reason}` : ''}${retry}).`, this.name);
     }
-    const timeout = opts.timeoutMs ?? this.timeoutMs;
+    const timing = { timeoutMs: opts.timeoutMs ?? this.timeoutMs, maxTotalTimeoutMs: this.maxTotalTimeoutMs };
     try {
-      const call = () => session.client.callTool({ name: tool, arguments: args }, undefined, { timeout, signal: opts.signal });
-      return (await retryAfterSignIn(this.oauth, session.transport, call)) as CallToolResult;
+      const call = () => callWithProgress(session.client, tool, args, timing, opts, { id, server: this.name });
+      return await retryAfterSignIn(this.oauth, session.transport, call);
     } catch (err) {
-      if (opts.signal?.aborted) throw new ToolCallError('cancelled', id, `The call to ${id} was cancelled.`, this.name, { cause: err });
+      if (err instanceof ToolCallError) throw err;
       if (err instanceof AuthorizationRequiredError) {
         this.options.onStatus?.(this);
         throw new ToolCallError('unavailable', id, `Server ${JSON.stringify(this.name)} ${err.message}.`, this.name, { cause: err });
-      }
-      if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
-        throw new ToolCallError('timeout', id, `${id} did not answer within ${timeout} ms (per-call timeout of server ${JSON.stringify(this.name)}).`, this.name, { cause: err });
       }
       if (err instanceof McpError && err.code !== (ErrorCode.ConnectionClosed as number) && session === this.current && !session.fault) {
         throw new ToolCallError('tool_error', id, `${id} was rejected by the server: ${clip(err.message, 500)}`, this.name, { cause: err });
@@ -406,10 +344,15 @@ export class McpConnection {
   private dispose(session: Session): Promise<void> {
     if (!session.disposed) {
       session.disposed = (async () => {
+        // A Streamable HTTP session is ended with DELETE (the server may answer 405: it keeps no sessions).
+        if (session.transport instanceof StreamableHTTPClientTransport && session.transport.sessionId) {
+          const transport = session.transport;
+          await Promise.race([transport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
+        }
         try {
           await session.client.close();
         } catch {
-          // closing a broken session may fail; the child is checked below
+          // closing a broken session may fail; the process tree is ended below
         }
         await killSessionChild(session);
         this.sessions.delete(session);

@@ -4,7 +4,7 @@
  */
 import type { JevErrorDetails } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
-import type { ConnectionOptions, ConnectionStatus } from './connection';
+import type { CallProgress, ConnectionOptions, ConnectionStatus } from './connection';
 import type { GrantDecision } from './errors';
 import type { NamedServer, ServerSource } from './servers';
 
@@ -55,10 +55,14 @@ export interface WhyAnswer extends GrantDecision {
   known: boolean;
 }
 
-/** Events for logs and the panel's feed (every tool call is reported, ok or not). Params: names only. */
+/**
+ * Events for logs and the panel's feed (every tool call is reported, ok or not). Params: names only.
+ * `call` numbers the calls of one registry, so a call's `tool.progress` events match its `tool.call`.
+ */
 export type RegistryEvent =
-  | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
-  | { type: 'tool.call'; time: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
+  | { type: 'tool.call'; time: number; call: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: true; latency_ms: number; params: string[] }
+  | { type: 'tool.call'; time: number; call: number; agent: string; tool: string; transport: 'in-process' | 'mcp'; ok: false; latency_ms: number; params: string[]; error: JevErrorDetails }
+  | { type: 'tool.progress'; time: number; call: number; agent: string; tool: string; elapsed_ms: number; progress: CallProgress }
   | { type: 'tool.denied'; time: number; agent: string; tool: string; rule: string | null; reason: string }
   | { type: 'server.status'; time: number; server: string; status: ConnectionStatus }
   | { type: 'server.tools'; time: number; server: string; tools: string[] };
@@ -73,7 +77,10 @@ export interface ServerView {
   status: ConnectionStatus;
   /** Qualified ids of the server's last known tools. */
   tools: string[];
+  /** Per-call timeout, ms (progress restarts it). */
   timeoutMs: number;
+  /** Total cap of one call, ms. */
+  maxTotalTimeoutMs: number;
   /** Last stderr lines (bounded). */
   stderr: string[];
 }
@@ -91,4 +98,6 @@ export interface RegistryCallOptions {
   signal?: AbortSignal;
   /** Overrides the server's per-call timeout, ms (external tools only). */
   timeoutMs?: number;
+  /** Hears the progress notifications of an external call (also emitted as `tool.progress` events). */
+  onProgress?: (progress: CallProgress) => void;
 }

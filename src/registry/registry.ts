@@ -1,6 +1,6 @@
 import { configError } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
-import { McpConnection, type ConnectionOptions, type RemoteTool } from './connection';
+import { McpConnection, type CallProgress, type ConnectionOptions, type RemoteTool } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
 import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest, type ToolRef } from './manifest';
 import type { RegistryCallOptions, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolSpec, WhyAnswer } from './registry-types';
@@ -36,6 +36,7 @@ export class ToolRegistry {
   private readonly remembered = new Map<string, readonly RemoteTool[]>();
   /** Resolutions of names, valid until a tool list or an in-process registration changes. */
   private readonly resolved = new Map<string, ResolvedTool | undefined>();
+  private callSeq = 0;
 
   /** Throws JevError CONFIG_ERROR when two servers share a name. */
   constructor(options: RegistryOptions = {}) {
@@ -167,6 +168,7 @@ export class ToolRegistry {
       status: c.status,
       tools: this.toolsOf(c).map((t) => `${c.name}/${t.name}`),
       timeoutMs: c.timeoutMs,
+      maxTotalTimeoutMs: c.maxTotalTimeoutMs,
       stderr: c.stderr.slice(-20),
     }));
   }
@@ -339,13 +341,19 @@ export class ToolRegistry {
 
     if (!this.onEvent) return this.dispatch(agent, resolved, params, opts);
     const started = Date.now();
+    const call = ++this.callSeq;
     const names = params && typeof params === 'object' ? Object.keys(params).sort() : [];
+    const id = resolved.id;
+    const onProgress = (progress: CallProgress) => {
+      opts.onProgress?.(progress);
+      this.emit({ type: 'tool.progress', time: Date.now(), call, agent, tool: id, elapsed_ms: Date.now() - started, progress });
+    };
     try {
-      const result = await this.dispatch(agent, resolved, params, opts);
-      this.emit({ type: 'tool.call', time: Date.now(), agent, tool: resolved.id, transport: resolved.transport, ok: true, latency_ms: Date.now() - started, params: names });
+      const result = await this.dispatch(agent, resolved, params, { ...opts, onProgress });
+      this.emit({ type: 'tool.call', time: Date.now(), call, agent, tool: id, transport: resolved.transport, ok: true, latency_ms: Date.now() - started, params: names });
       return result;
     } catch (err) {
-      this.emit({ type: 'tool.call', time: Date.now(), agent, tool: resolved.id, transport: resolved.transport, ok: false, latency_ms: Date.now() - started, params: names, error: registryErrorDetails(err) });
+      this.emit({ type: 'tool.call', time: Date.now(), call, agent, tool: id, transport: resolved.transport, ok: false, latency_ms: Date.now() - started, params: names, error: registryErrorDetails(err) });
       throw err;
     }
   }
@@ -384,7 +392,7 @@ export class ToolRegistry {
       return checkJsonObject(tool.id, value);
     }
     const conn = this.server(tool.server!)!;
-    const raw = await conn.callTool(tool.name, params, { signal: opts.signal, timeoutMs: opts.timeoutMs });
+    const raw = await conn.callTool(tool.name, params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress });
     return mapCallResult(tool.id, raw, tool.server);
   }
 

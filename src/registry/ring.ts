@@ -65,12 +65,15 @@ export class LineRing {
     return this.committed;
   }
 
-  /** The last `n` non-blank lines among those committed after `mark` (plus the unfinished tail). */
-  tailSince(n: number, mark: number): string[] {
+  /**
+   * The last `n` non-blank lines among those committed after `mark` (plus the unfinished tail), leaving
+   * out lines that start with `skipPrefix` when given.
+   */
+  tailSince(n: number, mark: number, skipPrefix?: string): string[] {
     const fresh = Math.min(this.buffer.length, this.committed - mark);
     const lines = this.buffer.slice(this.buffer.length - fresh);
     if (this.partial || this.partialCut) lines.push(this.partial + (this.partialCut ? '…' : ''));
-    return lines.filter((l) => l.trim() !== '').slice(-n);
+    return lines.filter((l) => l.trim() !== '' && (skipPrefix === undefined || !l.startsWith(skipPrefix))).slice(-n);
   }
 
   /** Lines dropped because the ring was full. */

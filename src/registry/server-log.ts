@@ -1,6 +1,7 @@
 /**
  * Text of an MCP server's stderr log as the editor shows it (a read-only `jev-server-log:` document): the
- * kept stderr lines with a header line before each start attempt, so restarts read apart.
+ * kept stderr lines with a header line before each start attempt, so restarts read apart. stdout lines that
+ * are not JSON-RPC are skipped by the client and logged here too, marked with STRAY_LOG_PREFIX and the name.
  */
 
 /** A header placed before absolute stderr line `at` (0 = the first line the connection ever wrote). */
@@ -59,4 +60,15 @@ export function markStatus(marks: LogMark[], at: number, time: number, text: str
   if (marks.some((m) => m.at === at && m.header.endsWith(` ${text} ---`))) return;
   marks.push({ at, header });
   if (marks.length > MAX_LOG_MARKS) marks.splice(0, marks.length - MAX_LOG_MARKS);
+}
+
+/** Start of every log line that records a skipped stdout line (so stderr tails can leave them out). */
+export const STRAY_LOG_PREFIX = '[stdout skipped] ';
+
+/**
+ * The log line for a stdout line of server `name` that is not JSON-RPC and was skipped, e.g.
+ * `[stdout skipped] files: starting up...`; it goes into the server's log beside its stderr lines.
+ */
+export function strayStdoutLogLine(name: string, line: string): string {
+  return `${STRAY_LOG_PREFIX}${name}: ${line}`;
 }

@@ -20,8 +20,10 @@ export interface StdioServerConfig {
   env?: Record<string, string>;
   /** Working folder of the child; default: the host's working folder. */
   cwd?: string;
-  /** Per-call timeout override, ms (default 60 000). */
+  /** Per-call timeout override, ms (default 60 000): longest wait without an answer or a progress notification. */
   timeoutMs?: number;
+  /** Total cap of one call however much progress it reports, ms (default 600 000). */
+  maxTotalTimeoutMs?: number;
 }
 
 /** A server reached over Streamable HTTP. Header values (tokens) are never logged or shown. */
@@ -29,7 +31,10 @@ export interface HttpServerConfig {
   type?: 'http';
   url: string;
   headers?: Record<string, string>;
+  /** As for stdio servers. */
   timeoutMs?: number;
+  /** As for stdio servers. */
+  maxTotalTimeoutMs?: number;
   /**
    * OAuth for this server (oauth/config.ts). Absent: sign-in is discovered when the server answers 401
    * (unless `headers` carry an Authorization header, which then is the only credential); `false`: never.
@@ -69,6 +74,7 @@ const stdioSchema = z.strictObject({
   env: stringMap.optional(),
   cwd: z.string().min(1, 'must be a non-empty path').optional(),
   timeoutMs: timeoutMs.optional(),
+  maxTotalTimeoutMs: timeoutMs.optional(),
 });
 
 const httpSchema = z.strictObject({
@@ -89,6 +95,7 @@ const httpSchema = z.strictObject({
   }),
   headers: stringMap.optional(),
   timeoutMs: timeoutMs.optional(),
+  maxTotalTimeoutMs: timeoutMs.optional(),
   oauth: oauthSettingSchema.optional(),
 });
 

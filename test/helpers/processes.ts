@@ -3,6 +3,7 @@
  * id is still alive (for the no-orphan checks after a shutdown).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** Exit code and output of one finished child process. */
 export interface Run {
@@ -37,12 +38,32 @@ export function capture(cmd: string, args: readonly string[], opts: { cwd?: stri
   });
 }
 
-/** True while a process with `pid` exists (signal 0 probes without sending anything). */
+/**
+ * True while a process with `pid` runs (signal 0 probes without sending anything). On Linux a zombie
+ * (exited, not yet reaped by its parent) counts as gone: it runs nothing and holds no resources but its slot.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once none of `pids` is alive; rejects with the survivors after `ms`. */
+export async function allGone(pids: readonly number[], ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const left = pids.filter(alive);
+    if (left.length === 0) return;
+    if (Date.now() > end) throw new Error(`still running after ${ms} ms: ${left.join(', ')}`);
+    await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -218,6 +218,6 @@ describe('jevcp step --agent: host-prepared candidates, judged, executed only wh
     assert.equal(await serversCommand([], human.io), 3);
     assert.match(human.out(), /files \[stdio, config\] ready, \d+ tools/);
     assert.match(human.out(), /env-1 \[stdio, MCP_SERVERS\] error/);
-    assert.match(human.out(), /reason: cannot start ".*no-such-server": spawn .* ENOENT/);
+    assert.match(human.out(), /reason: cannot start ".*no-such-server": no such file ".*no-such-server"/);
   });
 });

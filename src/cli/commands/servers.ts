@@ -62,10 +62,11 @@ export function formatServers(views: readonly ServerView[], configPath: string |
     const state = s.state === 'ready' ? `ready, ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}` : s.state;
     lines.push(`${v.name} [${v.transport}, ${v.source}] ${state} — ${v.target}`);
     if (s.reason) lines.push(`  reason: ${s.reason}`);
+    if (s.warning) lines.push(`  warning: ${s.warning}`);
     if (s.auth === 'signed-in') lines.push('  OAuth: signed in (jevcp servers logout ' + v.name + ' forgets the tokens)');
     if (s.nextRestartAt) lines.push(`  restart in ${Math.max(0, s.nextRestartAt - Date.now())} ms (restarts so far: ${s.restarts})`);
     if (v.tools.length) lines.push(`  tools: ${v.tools.join(', ')}`);
-    lines.push(`  timeout per call: ${v.timeoutMs} ms`);
+    lines.push(`  timeout per call: ${v.timeoutMs} ms (restarted by progress, at most ${v.maxTotalTimeoutMs} ms in all)`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import { invalidInput } from '../../judgment/errors';
+import { DEFAULT_MAX_RECORDED_BYTES, capValue } from '../../ledger/bound';
 import { execute, type ExecutionOutcome } from '../../registry/execute';
 import { prepare, type CandidateFacts, type CandidateRequest } from '../../registry/prepare';
 import { openRegistry } from '../../registry/setup';
@@ -95,7 +96,7 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
         execution = await execute({ registry, ledger: runtime.ledger, signal: interrupt.signal }, agent, outcome.record);
       }
       if (values.json) {
-        io.stdout.write(`${JSON.stringify({ decision_id: outcome.record.id, agent: agent.name, result: outcome.result, facts, ...(execution ? { execution: executionJson(execution) } : {}) }, null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify({ decision_id: outcome.record.id, agent: agent.name, result: outcome.result, facts, ...(execution ? { execution: executionJson(execution, runtime.config.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES) } : {}) }, null, 2)}\n`);
       } else {
         io.stdout.write(formatDecision(tool, outcome.result));
         io.stdout.write(safeText(formatFacts(agent.name, facts)));
@@ -112,10 +113,11 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
   }
 }
 
-function executionJson(e: ExecutionOutcome): Record<string, unknown> {
+/** The `execution` of `--json` output; a result above `maxBytes` is printed as its cut marker (src/ledger/bound.ts). */
+function executionJson(e: ExecutionOutcome, maxBytes: number): Record<string, unknown> {
   if (!e.executed) return { executed: false, reason: e.reason };
   return e.ok
-    ? { executed: true, ok: true, tool: e.tool, result: e.result, record_id: e.record.id }
+    ? { executed: true, ok: true, tool: e.tool, result: capValue(e.result, maxBytes), record_id: e.record.id }
     : { executed: true, ok: false, tool: e.tool, error: e.error, record_id: e.record.id };
 }
 
