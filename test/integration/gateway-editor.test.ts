@@ -178,13 +178,21 @@ describe('a call to a granted external tool whose server is still starting', () 
 });
 
 describe('every failed call is recorded', () => {
-  test('unknown tool, denied judgment tool, denied external tool, server error and timeout each leave one error record', async () => {
+  test('unknown tool (-32602), denied judgment tool, denied external tool, server error and timeout each leave one error record', async () => {
     await useRegistry([{ name: 'faulty', source: 'config', config: { command: process.execPath, args: [FAULTY], timeoutMs: 300 } }]);
     await registry!.start();
     manifest = { name: 'editor', tools: ['jev_step', 'faulty/fail', 'faulty/hang', '!faulty/ok'] };
     const { client } = await connect();
+    // An unknown name is a protocol error (-32602), recorded first like every other failure.
+    const before = records.length;
+    await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /Unknown tool: "no_such_tool"/);
+      return true;
+    });
+    assert.equal(records.length, before + 1, 'the unknown tool is recorded once');
+    assert.deepEqual([records.at(-1)!.kind, records.at(-1)!.tool, records.at(-1)!.error?.code], ['execution', 'no_such_tool', 'INVALID_INPUT']);
     const cases: [name: string, result: RegExp, code: string, tool: string][] = [
-      ['no_such_tool', /Unknown tool: \\"no_such_tool\\"/, 'INVALID_INPUT', 'no_such_tool'],
       ['jev_rank', /may not call jev_rank: /, 'INVALID_INPUT', 'jev_rank'],
       ['faulty__ok', /may not call faulty\/ok: denied by \\"!faulty\/ok\\"/, 'INVALID_INPUT', 'faulty/ok'],
       ['faulty__fail', /the widget is broken/, 'API_ERROR', 'faulty/fail'],

@@ -155,9 +155,12 @@ describe('in-host MCP endpoint', () => {
     assert.match(JSON.stringify(denied.content), /may not call jev_rank: denied by \\"!jev_rank\\"/);
     const deniedRow = (await waitFor('the denied call in the feed', () => api.feed().find((r) => r.tool === 'jev_rank' && r.error)))!;
     assert.deepEqual([deniedRow.tool, deniedRow.agent, deniedRow.error], ['jev_rank', 'editor', 'INVALID_INPUT']);
-    const unknown = await client.callTool({ name: 'everything__echo', arguments: { text: 'x' } });
-    assert.equal(unknown.isError, true);
-    assert.match(JSON.stringify(unknown.content), /Unknown tool: \\"everything__echo\\"/);
+    // An unknown tool is a protocol error (-32602); it is still recorded.
+    await assert.rejects(client.callTool({ name: 'everything__echo', arguments: { text: 'x' } }), (err: Error & { code?: number }) => {
+      assert.equal(err.code, -32602);
+      assert.match(err.message, /Unknown tool: "everything__echo"/);
+      return true;
+    });
     const unknownRow = (await waitFor('the unknown tool in the feed', () => api.feed().find((r) => r.tool === 'everything__echo')))!;
     assert.deepEqual([unknownRow.tool, unknownRow.agent, unknownRow.error], ['everything__echo', 'editor', 'INVALID_INPUT']);
     await waitFor('both failures in the ledger', () => {
