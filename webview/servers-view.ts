@@ -45,6 +45,7 @@ export function renderServers(servers: readonly ServerView[] | undefined, post: 
         ),
         // A ready or starting server's note (e.g. "built in") is information, not an error: styled neutrally.
         s.reason ? h('pre', { class: `server-reason ${s.status === 'error' ? 'server-reason-problem' : 'server-reason-note'}` }, s.reason) : null,
+        s.warning ? h('div', { class: 'warning-text server-warning' }, codicon('warning'), ' ', s.warning) : null,
         s.tools.length
           ? h('details', { class: 'server-tools' }, h('summary', null, `Tools (${s.tools.length})`), h('ul', null, s.tools.map((t) => h('li', null, h('code', null, t)))))
           : null,

@@ -256,6 +256,7 @@ export class ServerSupervisor {
         tools: s.tools,
         enabled: true,
         ...(s.status.auth ? { auth: s.status.auth } : {}),
+        ...(s.status.warning ? { warning: s.status.warning } : {}),
       };
     });
   }

@@ -78,6 +78,8 @@ export interface ServerView {
   enabled?: boolean;
   /** OAuth: `required` = needs a sign-in (Sign in), `signed-in` = tokens held (Sign out). */
   auth?: 'required' | 'signed-in';
+  /** A warning while the server works, e.g. non-JSON-RPC lines skipped on its stdout (the last one named). */
+  warning?: string;
 }
 
 /** Effective permission of one agent on one tool, with the rule that decided it. */

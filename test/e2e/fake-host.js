@@ -72,7 +72,13 @@
       status: 'ready',
       tools: ['echo', 'add', 'longRunningOperation', 'printEnv', 'sampleLLM', 'getTinyImage', 'annotatedMessage', 'getResourceReference'],
     },
-    { name: 'filesystem', transport: 'stdio', status: 'ready', tools: ['read_file', 'list_directory', 'search_files', 'write_file', 'edit_file'] },
+    {
+      name: 'filesystem',
+      transport: 'stdio',
+      status: 'ready',
+      tools: ['read_file', 'list_directory', 'search_files', 'write_file', 'edit_file'],
+      warning: '2 non-JSON-RPC lines skipped on stdout (last: "Secure MCP Filesystem Server running on stdio")',
+    },
     {
       name: 'flaky',
       transport: 'stdio',

@@ -148,6 +148,9 @@ await check('servers: not started and disabled are neutral, the Enabled switch; 
   assert.equal(await lazy.locator('.server-reason-problem').count(), 0, 'a server not started yet is not drawn as a problem');
   assert.equal(await lazy.locator('.server-reason-note').count(), 1);
   assert.equal(await page.locator('li[data-server="off"] .server-reason-problem').count(), 0);
+  // A working server's warning (stray stdout lines) is shown, without turning the row into an error.
+  const warned = page.locator('li.server-ready[data-server="filesystem"] .server-warning');
+  assert.match(await warned.innerText(), /non-JSON-RPC lines skipped/);
   assert.equal(await page.locator('li[data-server="off"] vscode-button', { hasText: 'Restart' }).count(), 0, 'a disabled server offers no Restart');
   await page.locator('li[data-server="off"] vscode-checkbox.server-enabled').click();
   await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'setServerEnabled' && m.name === 'off' && m.enabled === true));
