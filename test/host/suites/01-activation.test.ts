@@ -6,10 +6,10 @@ import * as vscode from 'vscode';
 import { activateJev, extension, resetSettings, waitFor } from '../helpers';
 
 describe('activation', () => {
-  it('is lazy: only a view, a command, the MCP collection, a restored decision panel or a workspace with request files activate it', () => {
+  it('is lazy: only a view, a command, the MCP collection, a restored decision panel, a vscode:// link from the decision card or a workspace with request files activate it', () => {
     const pkg = extension().packageJSON as { activationEvents: string[]; contributes: Record<string, unknown> };
     // Request files get their CodeLens without a command first; activation itself spawns and fetches nothing.
-    assert.deepEqual(pkg.activationEvents, ['onMcpCollection:jevPanel.mcpServer', 'onWebviewPanel:jevPanel.decision', 'workspaceContains:**/*.jev.json']);
+    assert.deepEqual(pkg.activationEvents, ['onMcpCollection:jevPanel.mcpServer', 'onWebviewPanel:jevPanel.decision', 'onUri', 'workspaceContains:**/*.jev.json']);
     assert.ok(!pkg.activationEvents.some((e) => e === '*' || e === 'onStartupFinished'));
   });
 

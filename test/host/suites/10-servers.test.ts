@@ -167,7 +167,7 @@ describe('MCP servers in the editor', function () {
     await vscode.commands.executeCommand('jevPanel.restartServer', 'broken');
     await waitFor('the spawn error', () => row('broken')?.status === 'error');
     await Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('the open log did not update')), 10_000))]);
-    assert.match(doc.getText(), /--- .* error: cannot start ".*no-such-server": .*ENOENT/);
+    assert.match(doc.getText(), /--- .* error: cannot start ".*no-such-server": no such file ".*no-such-server"/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
