@@ -6,6 +6,8 @@
 import { safeText } from './safe-text';
 import { claimLine, fmtProb, fmtThreshold, versusNamed } from '../panel/numbers';
 
+import { thresholdFloorNotes } from './threshold-notes';
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,8 +41,11 @@ function row(lines: string[], label: string, value: string | undefined): void {
   if (value !== undefined && value !== '') lines.push(`  ${label.padEnd(12)}${value}`);
 }
 
-/** Printout of one successful tool result (terminal controls escaped, see safeText). `tool` names the tool; unknown fields are left to --json. */
-export function formatDecision(tool: string, result: unknown): string {
+/**
+ * Printout of one successful tool result (terminal controls escaped, see safeText). `tool` names the tool; unknown
+ * fields are left to --json. With the tool's `input`, a requested threshold the floor overrode gets a note.
+ */
+export function formatDecision(tool: string, result: unknown, input?: unknown): string {
   const r = isObj(result) ? result : {};
   const lines = [`${tool} — model ${modelLabel(r.model)}`];
   row(lines, 'handoff', typeof r.handoff === 'string' ? r.handoff : undefined);
@@ -49,6 +54,7 @@ export function formatDecision(tool: string, result: unknown): string {
   // jev_gate nests its thresholds in review/verification; show the effective pair either way.
   const nested = isObj(r.review) ? r.review.thresholds : isObj(r.verification) ? r.verification.thresholds : undefined;
   row(lines, 'thresholds', thresholds(r.thresholds ?? nested));
+  for (const n of thresholdFloorNotes(input, result)) row(lines, 'note', n);
 
   if ('call' in r) {
     const c = r.call;

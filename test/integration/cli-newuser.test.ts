@@ -4,8 +4,23 @@
  * evidence command. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { cleanEnv, jevcp } from './mcp-fixtures';
+
+const DIR = mkdtempSync(join(tmpdir(), 'jev-newuser-'));
+after(() => rmSync(DIR, { recursive: true, force: true }));
+
+/** Writes a request file into the test folder and returns its path. */
+function requestFile(name: string, body: unknown): string {
+  const path = join(DIR, name);
+  writeFileSync(path, JSON.stringify(body));
+  return path;
+}
+
+const GATE = { tool: 'jev_gate', request: 'r', diff: '+x', tests: 'ok', claims: ['a'], evidence: [{ id: 'e', text: 't' }] };
 
 describe('jevcp doctor with the mock judge', () => {
   it('stays ready (exit 0) but says the mock is advisory only, in text and --json', async () => {
@@ -28,5 +43,27 @@ describe('jevcp doctor with the mock judge', () => {
     const report = JSON.parse((await jevcp(['doctor', '--json'], { env })).stdout);
     assert.equal(report.api_key_ignored, true);
     assert.equal(report.judge, 'mock');
+  });
+});
+
+describe('per-call thresholds below the floor', () => {
+  const NOTE = /requested auto_accept 0\.1 is below the configured floor 0\.8 \(JEV_AUTO_ACCEPT\); the floor applies/;
+
+  it('text output notes the floor that applied', async () => {
+    const r = await jevcp(['step', requestFile('low.jev.json', { ...GATE, auto_accept: 0.1 })]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /thresholds +auto_accept 0\.80/);
+    assert.match(r.stdout, new RegExp(`note +${NOTE.source}`));
+  });
+
+  it('--json keeps stdout the result and puts the note on stderr', async () => {
+    const r = await jevcp(['step', requestFile('low.jev.json', { ...GATE, auto_accept: 0.1 }), '--json']);
+    assert.equal(JSON.parse(r.stdout).verification.thresholds.auto_accept, 0.8);
+    assert.match(r.stderr, new RegExp(`jevcp: note: ${NOTE.source}`));
+  });
+
+  it('a value at or above the floor gets no note', async () => {
+    const r = await jevcp(['step', requestFile('high.jev.json', { ...GATE, auto_accept: 0.9 })]);
+    assert.doesNotMatch(r.stdout, /note /);
   });
 });

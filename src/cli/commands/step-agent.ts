@@ -7,7 +7,7 @@ import { parseCommandArgs } from '../args';
 import { formatDecision } from '../format';
 import { readJsonInput } from '../input';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { interruptSignal, printOutcome } from '../outcome';
+import { interruptSignal, printOutcome, printThresholdNotes } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { safeText } from '../safe-text';
 import { createRuntime, type Runtime } from '../runtime';
@@ -96,8 +96,9 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
       }
       if (values.json) {
         io.stdout.write(`${JSON.stringify({ decision_id: outcome.record.id, agent: agent.name, result: outcome.result, facts, ...(execution ? { execution: executionJson(execution) } : {}) }, null, 2)}\n`);
+        printThresholdNotes(io, input, outcome.result);
       } else {
-        io.stdout.write(formatDecision(tool, outcome.result));
+        io.stdout.write(formatDecision(tool, outcome.result, input));
         io.stdout.write(safeText(formatFacts(agent.name, facts)));
         if (execution) io.stdout.write(safeText(formatExecution(execution)));
       }
