@@ -1,6 +1,7 @@
 import { invalidInput } from '../../judgment/errors';
 import { execute, type ExecutionOutcome } from '../../registry/execute';
 import { prepare, type CandidateFacts, type CandidateRequest } from '../../registry/prepare';
+import { RETRY_LIMIT } from '../../tools/candidates';
 import { openRegistry } from '../../registry/setup';
 import { cliConnectionOptions } from '../mcp-client-options';
 import { parseCommandArgs } from '../args';
@@ -130,6 +131,9 @@ export function formatFacts(agent: string, facts: readonly CandidateFacts[]): st
     lines.push(`    schema_valid ${mark(f.schema_valid.value)} — ${f.schema_valid.detail}${f.schema_valid.caller === true && !f.schema_valid.host ? ' (the caller claimed true)' : ''}`);
     lines.push(`    authorized   ${mark(f.authorized.value)} — ${f.authorized.detail}${f.authorized.caller === true && !f.authorized.host ? ' (the caller claimed true)' : ''}`);
     lines.push(`    effect       ${f.effect.value} — ${f.effect.detail}`);
+    // The request's own facts decide eligibility as much as the host's; a call blocked by them must show why.
+    lines.push(`    preconditions_met ${mark(f.preconditions_met.value)} — ${f.preconditions_met.detail}`);
+    if (f.failed_attempts > 0) lines.push(`    failed_attempts ${String(f.failed_attempts)} — from the request (a call is blocked at ${String(RETRY_LIMIT)})`);
   }
   return `${lines.join('\n')}\n`;
 }
