@@ -1,5 +1,5 @@
 import { configError, type JevError } from '../judgment/errors';
-import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../providers/base-url';
+import { DEFAULT_BASE_URL, assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
 import { DEFAULT_FLOORS, THRESHOLD_ORDER_RULE, validateFloors, type FloorNames, type Floors, type FloorViolation } from '../policy/thresholds';
 
 /** Provider ids selectable by configuration. */
@@ -132,6 +132,7 @@ export function loadConfig(env: Env = process.env): JevConfig {
   const timeoutMs = positiveInt(env, 'JEV_TIMEOUT_MS', 2_147_483_647) ?? 30_000;
   const spendCap = positiveInt(env, 'JEV_SPEND_CAP', Number.MAX_SAFE_INTEGER);
   const baseUrl = base ? normalizeBaseUrl(base.value, base.name) : DEFAULT_BASE_URL;
+  if (base) assertFetchablePort(baseUrl, base.name);
 
   let provider: ProviderId;
   let providerReason: string;

@@ -67,3 +67,11 @@ describe('per-call thresholds below the floor', () => {
     assert.doesNotMatch(r.stdout, /note /);
   });
 });
+
+describe('a base URL on a blocked port', () => {
+  it('doctor reports CONFIG_ERROR (exit 2) naming JEV_BASE_URL', async () => {
+    const r = await jevcp(['doctor'], { env: cleanEnv({ JEV_BASE_URL: 'http://127.0.0.1:9' }) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stdout, /error +CONFIG_ERROR: JEV_BASE_URL uses port 9, which fetch refuses/);
+  });
+});
