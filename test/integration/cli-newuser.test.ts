@@ -75,3 +75,22 @@ describe('a base URL on a blocked port', () => {
     assert.match(r.stdout, /error +CONFIG_ERROR: JEV_BASE_URL uses port 9, which fetch refuses/);
   });
 });
+
+describe('ledger reading needs no provider configuration', () => {
+  it('show and replay work with JEV_PROVIDER=openai and no JEV_BASE_URL', async () => {
+    const ledger = join(DIR, 'ledger.jsonl');
+    const made = await jevcp(['step', requestFile('rec.jev.json', GATE)], { env: cleanEnv({ JEV_LEDGER: ledger }) });
+    assert.equal(made.code, 0, made.stderr);
+    const env = cleanEnv({ JEV_LEDGER: ledger, JEV_PROVIDER: 'openai' });
+    const show = await jevcp(['ledger', 'show', '--json'], { env });
+    assert.equal(show.code, 0, show.stderr);
+    assert.doesNotMatch(show.stderr, /CONFIG_ERROR/);
+    const replay = await jevcp(['ledger', 'replay', '--last', '--auto-accept', '0.9'], { env });
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.match(replay.stdout, /auto_accept 0\.90/);
+    // Commands that do call a provider still refuse the incomplete configuration.
+    const step = await jevcp(['step', requestFile('rec.jev.json', GATE)], { env });
+    assert.equal(step.code, 2);
+    assert.match(step.stderr, /JEV_PROVIDER=openai needs JEV_BASE_URL/);
+  });
+});
