@@ -94,3 +94,33 @@ describe('ledger reading needs no provider configuration', () => {
     assert.match(step.stderr, /JEV_PROVIDER=openai needs JEV_BASE_URL/);
   });
 });
+
+describe('subcommand help and argument errors', () => {
+  it('jevcp COMMAND --help prints that command\'s usage and exits 0', async () => {
+    for (const name of ['step', 'gate', 'hook', 'doctor', 'ledger', 'call', 'servers', 'serve']) {
+      const r = await jevcp([name, '--help']);
+      assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+      assert.match(r.stdout, new RegExp(`^Usage:\n  jevcp ${name} `), name);
+      assert.equal(r.stderr, '', name);
+    }
+    assert.match((await jevcp(['ledger', 'replay', '-h'])).stdout, /jevcp ledger replay \[--id ID/);
+    assert.match((await jevcp(['help', 'gate'])).stdout, /^Usage:\n  jevcp gate --staged/);
+  });
+
+  it('a parseArgs error reads as one clean sentence with where to find the usage', async () => {
+    const r = await jevcp(['step', '--bogus', 'x.jev.json']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, "jevcp: INVALID_INPUT: step: Unknown option '--bogus'. See `jevcp step --help`.\n");
+  });
+
+  it('an empty file argument says so, not EISDIR', async () => {
+    const step = await jevcp(['step', '']);
+    assert.equal(step.code, 2);
+    assert.match(step.stderr, /step: the request file argument is empty/);
+    assert.doesNotMatch(step.stderr, /EISDIR/);
+    const agent = await jevcp(['step', '', '--agent', 'coder']);
+    assert.match(agent.stderr, /step: the request file argument is empty/);
+    const call = await jevcp(['call', 'jev_step', '--input', '']);
+    assert.match(call.stderr, /call: --input is empty/);
+  });
+});

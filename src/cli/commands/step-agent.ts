@@ -39,7 +39,7 @@ export const stepAgentCommand: CliCommand = async (args, io) => {
     if (positionals.length !== 1) throw invalidInput('step: give exactly one request file, e.g. `jevcp step turn.jev.json --agent coder`.');
     if (!values.agent) throw invalidInput('step: --agent NAME is required here.');
     const file = positionals[0]!;
-    const { tool, input } = splitRequestFile(await readJsonInput(file, io), file);
+    const { tool, input } = splitRequestFile(await readJsonInput(file, io, 'step: the request file argument'), file);
     if (!ROUTING_TOOLS.has(tool)) throw invalidInput(`${file}: tool: --agent works with jev_step or jev_tool_route, not ${JSON.stringify(tool)}.`);
 
     const runtime = createRuntime(io);
