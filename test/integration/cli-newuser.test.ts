@@ -4,7 +4,8 @@
  * evidence command. Needs `npm run build`.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -122,5 +123,37 @@ describe('subcommand help and argument errors', () => {
     assert.match(agent.stderr, /step: the request file argument is empty/);
     const call = await jevcp(['call', 'jev_step', '--input', '']);
     assert.match(call.stderr, /call: --input is empty/);
+  });
+});
+
+describe('hook install keeps the evidence command', () => {
+  it('a reinstall without --evidence-cmd keeps it, status shows it, --no-evidence-cmd drops it', async () => {
+    const repo = join(DIR, 'repo');
+    mkdirSync(repo);
+    // No global or system git configuration (a global core.hooksPath would need --shared); no editor sessions.
+    const env = cleanEnv({ GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', JEV_STATE_DIR: join(DIR, 'state') });
+    assert.equal(spawnSync('git', ['init', '-q', repo], { env }).status, 0);
+    const hook = (...args: string[]) => jevcp(['hook', ...args, '--repo', repo], { env });
+    const hookFile = join(repo, '.git', 'hooks', 'commit-msg');
+
+    assert.equal((await hook('install', '--allow-mock', '--evidence-cmd', "npm test -- --grep 'parse'")).code, 0);
+    const again = await hook('install', '--allow-mock');
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /kept the hook's evidence command "npm test -- --grep 'parse'"/);
+    assert.match(again.stdout, /evidence +npm test -- --grep 'parse' \(--evidence-cmd\)/);
+    assert.match(readFileSync(hookFile, 'utf8'), /--evidence-cmd 'npm test -- --grep '\\''parse'\\'''/);
+
+    const status = await hook('status');
+    assert.match(status.stdout, /evidence +npm test -- --grep 'parse'\n/);
+    assert.equal(JSON.parse((await hook('status', '--json')).stdout).evidenceCommand, "npm test -- --grep 'parse'");
+
+    assert.equal((await hook('install', '--allow-mock', '--no-evidence-cmd')).code, 0);
+    assert.doesNotMatch(readFileSync(hookFile, 'utf8'), /--evidence-cmd/);
+    assert.equal(JSON.parse((await hook('status', '--json')).stdout).evidenceCommand, null);
+    assert.match((await hook('status')).stdout, /evidence +none\n/);
+
+    const both = await hook('install', '--allow-mock', '--no-evidence-cmd', '--evidence-cmd', 'x');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--evidence-cmd CMD or --no-evidence-cmd, not both/);
   });
 });

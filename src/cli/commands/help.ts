@@ -19,11 +19,12 @@ Usage:
   jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--allow-mock] [--json]
                                       judge a pull request in CI: the diff from the merge base, the commits'
                                       claims; GitHub Actions annotations and $GITHUB_STEP_SUMMARY
-  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD] [--allow-mock] [--shared] [--json]
-                                      commit-msg hook running the gate on every commit, through the editor
+  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD|--no-evidence-cmd] [--allow-mock]
+             [--shared] [--json]      commit-msg hook running the gate on every commit, through the editor
                                       when one with Jev is open on the repository (chains an existing hook;
                                       a global core.hooksPath needs --shared; without a backend, --allow-mock
-                                      for advisory mock verdicts); git commit --no-verify skips it
+                                      for advisory mock verdicts; a reinstall keeps the evidence command
+                                      unless --no-evidence-cmd); git commit --no-verify skips it
   jevcp doctor [--json]               configuration summary and one ping judgment
   jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
   jevcp servers login|logout NAME [--config F] [--json]
