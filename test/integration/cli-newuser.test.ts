@@ -105,7 +105,7 @@ describe('subcommand help and argument errors', () => {
       assert.equal(r.stderr, '', name);
     }
     assert.match((await jevcp(['ledger', 'replay', '-h'])).stdout, /jevcp ledger replay \[--id ID/);
-    assert.match((await jevcp(['help', 'gate'])).stdout, /^Usage:\n  jevcp gate --staged/);
+    assert.match((await jevcp(['help', 'gate'])).stdout, /^Usage:\n {2}jevcp gate --staged/);
   });
 
   it('a parseArgs error reads as one clean sentence with where to find the usage', async () => {
