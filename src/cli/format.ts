@@ -6,6 +6,8 @@
 import { safeText } from './safe-text';
 import { claimLine, fmtProb, fmtThreshold, versusNamed } from '../panel/numbers';
 
+import { thresholdFloorNotes } from './threshold-notes';
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,8 +41,11 @@ function row(lines: string[], label: string, value: string | undefined): void {
   if (value !== undefined && value !== '') lines.push(`  ${label.padEnd(12)}${value}`);
 }
 
-/** Printout of one successful tool result (terminal controls escaped, see safeText). `tool` names the tool; unknown fields are left to --json. */
-export function formatDecision(tool: string, result: unknown): string {
+/**
+ * Printout of one successful tool result (terminal controls escaped, see safeText). `tool` names the tool; unknown
+ * fields are left to --json. With the tool's `input`, a requested threshold the floor overrode gets a note.
+ */
+export function formatDecision(tool: string, result: unknown, input?: unknown): string {
   const r = isObj(result) ? result : {};
   const lines = [`${tool} — model ${modelLabel(r.model)}`];
   row(lines, 'handoff', typeof r.handoff === 'string' ? r.handoff : undefined);
@@ -49,6 +54,7 @@ export function formatDecision(tool: string, result: unknown): string {
   // jev_gate nests its thresholds in review/verification; show the effective pair either way.
   const nested = isObj(r.review) ? r.review.thresholds : isObj(r.verification) ? r.verification.thresholds : undefined;
   row(lines, 'thresholds', thresholds(r.thresholds ?? nested));
+  for (const n of thresholdFloorNotes(input, result)) row(lines, 'note', n);
 
   if ('call' in r) {
     const c = r.call;
@@ -117,10 +123,22 @@ function formatReview(lines: string[], review: Obj, showAction: boolean): void {
   row(lines, 'review', `${action}composite ${num(review.composite)}, safe_to_apply ${num(review.safe_to_apply)}${scores ? ` — ${scores}` : ''}`);
 }
 
+/**
+ * `3 claims: 2 verified, 1 contradicted, 0 unsupported; 1 of them needs review` (`1 claim: …; it needs review`): the verdict counts add up
+ * to the number of claims, and "needs review" is a subset of them, not a fourth verdict.
+ */
+export function claimSummaryText(s: Obj, action?: string): string {
+  const n = [s.verified, s.contradicted, s.unsupported].reduce<number>((sum, x) => sum + (typeof x === 'number' ? x : 0), 0);
+  const review = typeof s.needs_review === 'number' ? s.needs_review : 0;
+  const subset = n === 1 ? `it ${review ? 'needs' : 'needs no'} review` : `${String(review)} of them ${review === 1 ? 'needs' : 'need'} review`;
+  const tail = action ? ` (verification ${action})` : '';
+  return `${String(n)} claim${n === 1 ? '' : 's'}: ${String(s.verified)} verified, ${String(s.contradicted)} contradicted, ${String(s.unsupported)} unsupported; ${subset}${tail}`;
+}
+
 function formatVerification(lines: string[], v: Obj): void {
   if (isObj(v.summary)) {
     const s = v.summary;
-    row(lines, 'claims', `${String(s.verified)} verified, ${String(s.contradicted)} contradicted, ${String(s.unsupported)} unsupported, ${String(s.needs_review)} need review${typeof v.action === 'string' ? ` (verification ${v.action})` : ''}`);
+    row(lines, 'claims', claimSummaryText(s, typeof v.action === 'string' ? v.action : undefined));
   }
   if (Array.isArray(v.results)) {
     for (const item of v.results.slice(0, 20)) {

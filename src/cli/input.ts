@@ -22,9 +22,12 @@ export async function readStream(stream: NodeJS.ReadableStream): Promise<string>
 
 /**
  * Reads and parses JSON from `source`: a file path (relative to `io.cwd`) or `-` for stdin.
- * Throws JevError INVALID_INPUT naming the source when it cannot be read or is not valid JSON.
+ * Throws JevError INVALID_INPUT naming the source when it is empty (`what` names the argument), cannot
+ * be read or is not valid JSON.
  */
-export async function readJsonInput(source: string, io: CliIO): Promise<unknown> {
+export async function readJsonInput(source: string, io: CliIO, what = 'the input file argument'): Promise<unknown> {
+  // An empty path resolves to the working directory, whose EISDIR would hide the real mistake.
+  if (source.trim() === '') throw invalidInput(`${what} is empty; give a file path (or - for stdin).`);
   const label = source === '-' ? 'stdin' : source;
   let text: string;
   if (source === '-') {

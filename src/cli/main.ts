@@ -3,7 +3,7 @@ import { runOracleServer } from '../registry/oracle-server';
 import { callCommand } from './commands/call';
 import { doctorCommand } from './commands/doctor';
 import { gateCommand } from './commands/gate';
-import { helpCommand, USAGE } from './commands/help';
+import { commandUsage, helpCommand, USAGE } from './commands/help';
 import { hookCommand } from './commands/hook';
 import { ledgerCommand } from './commands/ledger';
 import { serveCommand } from './commands/serve';
@@ -35,7 +35,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
 
 /**
  * Runs `jevcp ARGS…` and resolves to the exit code. No arguments or `help`/`--help`/`-h` → usage on
- * stdout (0); an unknown command → usage on stderr (2).
+ * stdout (0); `jevcp COMMAND --help` → that command's usage (0); an unknown command → usage on stderr (2).
  */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
@@ -50,7 +50,18 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`${safeText(`jevcp: unknown command ${JSON.stringify(name)}`)}\n\n${USAGE}`);
     return EXIT.INVALID;
   }
+  const usage = wantsHelp(rest) ? commandUsage(name) : undefined;
+  if (usage) {
+    io.stdout.write(usage);
+    return EXIT.OK;
+  }
   return command(rest, io);
+}
+
+/** True when `--help` or `-h` comes before any `--` (after it, they are positional values). */
+function wantsHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--help' || a === '-h');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { invalidInput, type JevError } from '../judgment/errors';
 import type { CallOutcome, JudgmentService } from '../tools/judgment-service';
 import { formatDecision } from './format';
+import { thresholdFloorNotes } from './threshold-notes';
 import { EXIT, type CliIO } from './io';
 import { exitCodeForError } from './runtime';
 import { safeText } from './safe-text';
@@ -20,14 +21,21 @@ export function errorHint(error: JevError): string {
  * stdout. Human: the decision printout on stdout, or `jevcp: CODE: message` on stderr.
  * Success → 0 (a decision is not a gate here); failure → 2 (invalid input/config) or 3 (provider).
  */
-export function printOutcome(io: CliIO, tool: string, outcome: CallOutcome, json: boolean): number {
+export function printOutcome(io: CliIO, tool: string, outcome: CallOutcome, json: boolean, input?: unknown): number {
   if (outcome.ok) {
-    io.stdout.write(json ? `${JSON.stringify(outcome.result, null, 2)}\n` : formatDecision(tool, outcome.result));
+    io.stdout.write(json ? `${JSON.stringify(outcome.result, null, 2)}\n` : formatDecision(tool, outcome.result, input));
+    // --json keeps stdout the tool's declared result; the note goes with the diagnostics.
+    if (json) printThresholdNotes(io, input, outcome.result);
     return EXIT.OK;
   }
   if (json) io.stdout.write(`${JSON.stringify({ error: outcome.error.toJSON() }, null, 2)}\n`);
   io.stderr.write(safeText(`jevcp: ${tool} failed: ${outcome.error.code}: ${outcome.error.message}\n${errorHint(outcome.error)}`));
   return exitCodeForError(outcome.error);
+}
+
+/** Writes each thresholdFloorNotes note to stderr as `jevcp: note: …` (for --json, whose stdout is the result). */
+export function printThresholdNotes(io: CliIO, input: unknown, result: unknown): void {
+  for (const n of thresholdFloorNotes(input, result)) io.stderr.write(safeText(`jevcp: note: ${n}\n`));
 }
 
 /**
@@ -58,7 +66,7 @@ export async function callAndPrint(io: CliIO, service: JudgmentService, tool: st
   }
   const interrupt = interruptSignal();
   try {
-    return printOutcome(io, tool, await service.call(tool, input, { agent: 'cli', signal: interrupt.signal }), json);
+    return printOutcome(io, tool, await service.call(tool, input, { agent: 'cli', signal: interrupt.signal }), json, input);
   } finally {
     interrupt.dispose();
   }

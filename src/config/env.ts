@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_RECORDED_BYTES, MAX_RECORDED_BYTES, MIN_RECORDED_BYTES } from '../ledger/bound';
 import { configError, type JevError } from '../judgment/errors';
-import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../providers/base-url';
+import { DEFAULT_BASE_URL, assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
 import { DEFAULT_FLOORS, THRESHOLD_ORDER_RULE, validateFloors, type FloorNames, type Floors, type FloorViolation } from '../policy/thresholds';
 
 /** Provider ids selectable by configuration. */
@@ -112,18 +112,15 @@ function floorError(env: Env, floors: Floors, violation: FloorViolation): JevErr
   return configError(`${name} (${floors[violation.floor]}) ${violation.rule}.`);
 }
 
-/**
- * Reads configuration from the environment (canonical names first, then aliases).
- * Throws JevError CONFIG_ERROR naming the variable and the rule.
- */
-export function loadConfig(env: Env = process.env): JevConfig {
-  const key = pick(env, ['JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY']);
-  const base = pick(env, ['JEV_BASE_URL', 'TYPESAFE_BASE_URL', 'JEV_API__BASE_URL']);
-  const model = pick(env, ['JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL'])?.value ?? 'jev-latest';
-  // The variable that asked for the mock judge (it wins over JEV_PROVIDER: README "Mock").
-  const mockVar = ['JEV_MOCK', 'JEV_MCP_MOCK'].find((name) => truthy(env[name]));
-  const explicit = env.JEV_PROVIDER?.trim().toLowerCase();
+/** The part of the configuration that needs no judgment backend: what reading and replaying the ledger use. */
+export type LocalConfig = Pick<JevConfig, 'model' | 'floors' | 'timeoutMs' | 'ledgerPath'>;
 
+/**
+ * Reads model, floors, timeout and ledger path only; provider, key and base URL are not looked at, so
+ * `jevcp ledger show` / `replay` work whatever the provider configuration. Throws CONFIG_ERROR like loadConfig.
+ */
+export function loadLocalConfig(env: Env = process.env): LocalConfig {
+  const model = pick(env, ['JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL'])?.value ?? 'jev-latest';
   const floors: Floors = {
     auto_accept: probability(env, 'JEV_AUTO_ACCEPT', DEFAULT_FLOORS.auto_accept),
     review_at: probability(env, 'JEV_REVIEW_AT', DEFAULT_FLOORS.review_at),
@@ -131,10 +128,26 @@ export function loadConfig(env: Env = process.env): JevConfig {
   };
   const [broken] = validateFloors(floors, FLOOR_VARIABLES);
   if (broken) throw floorError(env, floors, broken);
-
   const timeoutMs = positiveInt(env, 'JEV_TIMEOUT_MS', 2_147_483_647) ?? 30_000;
+  const ledger = pick(env, ['JEV_LEDGER', 'JEV_API__AUDIT_PATH']);
+  return { model, floors, timeoutMs, ledgerPath: ledger?.value };
+}
+
+/**
+ * Reads configuration from the environment (canonical names first, then aliases).
+ * Throws JevError CONFIG_ERROR naming the variable and the rule.
+ */
+export function loadConfig(env: Env = process.env): JevConfig {
+  const key = pick(env, ['JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY']);
+  const base = pick(env, ['JEV_BASE_URL', 'TYPESAFE_BASE_URL', 'JEV_API__BASE_URL']);
+  // The variable that asked for the mock judge (it wins over JEV_PROVIDER: README "Mock").
+  const mockVar = ['JEV_MOCK', 'JEV_MCP_MOCK'].find((name) => truthy(env[name]));
+  const explicit = env.JEV_PROVIDER?.trim().toLowerCase();
+
+  const { model, floors, timeoutMs, ledgerPath } = loadLocalConfig(env);
   const spendCap = positiveInt(env, 'JEV_SPEND_CAP', Number.MAX_SAFE_INTEGER);
   const baseUrl = base ? normalizeBaseUrl(base.value, base.name) : DEFAULT_BASE_URL;
+  if (base) assertFetchablePort(baseUrl, base.name);
 
   let provider: ProviderId;
   let providerReason: string;
@@ -169,7 +182,6 @@ export function loadConfig(env: Env = process.env): JevConfig {
     throw configError('JEV_PROVIDER=openai needs JEV_BASE_URL (the OpenAI-compatible server, e.g. http://127.0.0.1:8080).');
   }
 
-  const ledger = pick(env, ['JEV_LEDGER', 'JEV_API__AUDIT_PATH']);
   const maxRecordedBytes = positiveInt(env, 'JEV_MAX_RECORDED_BYTES', MAX_RECORDED_BYTES) ?? DEFAULT_MAX_RECORDED_BYTES;
   if (maxRecordedBytes < MIN_RECORDED_BYTES) {
     throw configError(`JEV_MAX_RECORDED_BYTES must be from ${MIN_RECORDED_BYTES} to ${MAX_RECORDED_BYTES} bytes; got ${maxRecordedBytes}.`);
@@ -184,7 +196,7 @@ export function loadConfig(env: Env = process.env): JevConfig {
     floors,
     timeoutMs,
     spendCap,
-    ledgerPath: ledger?.value,
+    ledgerPath,
     maxRecordedBytes,
     mcpServers: env.MCP_SERVERS,
     mcpOracle: ['1', 'true', 'True'].includes(env.MCP_ORACLE?.trim() ?? ''),

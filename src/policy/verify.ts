@@ -23,9 +23,24 @@ export interface ClaimJudgment {
   probabilities: Record<string, number>;
 }
 
-/** Reads a validated claim answer as a ClaimJudgment. */
+/** Verdicts from most to least cautious: a tie at the top takes the first of the tied ones. */
+const CAUTION_ORDER: readonly Verdict[] = ['contradicted', 'unsupported', 'verified'];
+
+/** Probabilities this close to the top count as tied (they print the same at three decimals). */
+export const VERDICT_TIE_TOLERANCE = 0.001;
+
+/**
+ * Reads a validated claim answer as a ClaimJudgment. When other verdicts tie the top probability
+ * (within VERDICT_TIE_TOLERANCE), the most cautious of them wins, so a tie never reads as verified
+ * (docs/decisions.md).
+ */
 export function claimJudgment(answer: ChoiceAnswer): ClaimJudgment {
-  return { verdict: answer.choice as Verdict, confidence: answer.confidence, probabilities: answer.probabilities };
+  const p = answer.probabilities;
+  const top = Math.max(...VERDICTS.map((v) => p[v] ?? 0));
+  const tied = CAUTION_ORDER.filter((v) => (p[v] ?? 0) >= top - VERDICT_TIE_TOLERANCE);
+  const chosen = answer.choice as Verdict;
+  const verdict = tied.length > 1 && tied.includes(chosen) ? tied[0]! : chosen;
+  return { verdict, confidence: answer.confidence, probabilities: p };
 }
 
 /**

@@ -57,3 +57,24 @@ export function normalizeBaseUrl(raw: string, name = 'JEV_BASE_URL'): string {
   const path = url.pathname.replace(/\/+$/, '');
   return url.origin + path;
 }
+
+/** Ports the Fetch standard's "bad port" list makes fetch refuse (the same list as Node's undici). */
+export const FETCH_BLOCKED_PORTS: ReadonlySet<string> = new Set(
+  (
+    '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 119 123 ' +
+    '135 137 139 143 161 179 389 427 465 512 513 514 515 526 530 531 532 540 548 554 556 563 587 601 636 989 990 ' +
+    '993 995 1719 1720 1723 2049 3659 4045 4190 5060 5061 6000 6566 6665 6666 6667 6668 6669 6679 6697 10080'
+  ).split(' '),
+);
+
+/**
+ * Refuses a base URL (already normalised) whose port fetch would refuse, so the mistake is a configuration
+ * error when the configuration is read, not an API_ERROR on the first request. `name` is the variable named.
+ * Throws JevError CONFIG_ERROR.
+ */
+export function assertFetchablePort(baseUrl: string, name = 'JEV_BASE_URL'): void {
+  const port = new URL(baseUrl).port;
+  if (FETCH_BLOCKED_PORTS.has(port)) {
+    throw configError(`${name} uses port ${port}, which fetch refuses (a "bad port" in the Fetch standard, e.g. 9 or 22); use another port.`);
+  }
+}

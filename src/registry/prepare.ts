@@ -42,6 +42,13 @@ export interface BooleanFact {
   detail: string;
 }
 
+/** The request's preconditions_met: only `true` makes a candidate eligible, so a missing value says so. */
+function preconditionsFact(v: unknown): { value: boolean; detail: string } {
+  if (v === true) return { value: true, detail: 'from the request' };
+  if (v === false) return { value: false, detail: 'the request says false' };
+  return { value: false, detail: 'not set in the request (only true makes a call eligible)' };
+}
+
 /** The facts behind one prepared candidate, for the panel and `jevcp step` output. */
 export interface CandidateFacts {
   id: string;
@@ -50,6 +57,9 @@ export interface CandidateFacts {
   schema_valid: BooleanFact;
   authorized: BooleanFact;
   effect: { value: Effect; caller?: Effect; annotated: Effect; detail: string };
+  /** The request's own facts, as sent (the host has no way to check them); they decide eligibility too. */
+  preconditions_met: { value: boolean; detail: string };
+  failed_attempts: number;
 }
 
 /** Prepared candidates (ready for jev_step) and the facts behind them, in input order. */
@@ -128,6 +138,8 @@ export function prepare(registry: ToolRegistry, manifest: AgentManifest, candida
       schema_valid: schema,
       authorized,
       effect: { value: effect.value, ...(c.effect === undefined ? {} : { caller: c.effect }), annotated, detail: effect.detail },
+      preconditions_met: preconditionsFact(c.preconditions_met),
+      failed_attempts: typeof c.failed_attempts === 'number' ? c.failed_attempts : 0,
     });
   }
   return out;

@@ -127,7 +127,7 @@ describe('deeply nested request files', () => {
 
 describe('exit codes of configuration problems found late, and of replays that cannot be', () => {
   it('doctor: a key no HTTP header can carry is a configuration error (exit 2, not 3)', async () => {
-    const r = await jevcp(['doctor'], { env: cleanEnv({ JEV_API_KEY: 'abc\ndef-key-1234', JEV_BASE_URL: 'http://127.0.0.1:9' }) });
+    const r = await jevcp(['doctor'], { env: cleanEnv({ JEV_API_KEY: 'abc\ndef-key-1234', JEV_BASE_URL: 'http://127.0.0.1:8' }) });
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stdout, /error +CONFIG_ERROR: JEV_API_KEY/);
     assert.match(r.stdout, /not ready/);

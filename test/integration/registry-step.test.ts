@@ -191,6 +191,18 @@ describe('jevcp step --agent: host-prepared candidates, judged, executed only wh
     assert.equal(printed.execution.executed, false);
   });
 
+  it('a call the request leaves without preconditions_met is blocked, and the host facts and the output say why', async () => {
+    pick = 'first';
+    const file = request([{ id: 'read', name: 'read_text_file', arguments: { path: join(data, 'notes.txt') }, description: 'Read', failed_attempts: 1 }]);
+    const { io, out } = memoryIO(ws, env);
+    const code = await stepAgentCommand([file, '--agent', 'reader', '--execute'], io);
+    assert.equal(code, 1, 'not executed');
+    assert.match(out(), /blocked +read \(preconditions_not_met\)/);
+    assert.match(out(), /preconditions_met NO — not set in the request \(only true makes a call eligible\)/);
+    assert.match(out(), /failed_attempts 1 — from the request \(a call is blocked at 2\)/);
+    assert.match(out(), /^not executed: /m);
+  });
+
   it('rejects an unknown agent and a bad config with exit 2, naming the field', async () => {
     const file = request([]);
     const a = memoryIO(ws, env);

@@ -97,3 +97,11 @@ describe('loadConfig: JEV_MOCK forces the mock judge', () => {
     assert.throws(() => loadConfig({ JEV_MOCK: '1', JEV_PROVIDER: 'opanai' }), /JEV_PROVIDER must be one of/);
   });
 });
+
+describe('loadConfig: a base URL on a port fetch refuses', () => {
+  it('is a CONFIG_ERROR naming the variable and the rule, not a later API_ERROR', () => {
+    rejects({ JEV_BASE_URL: 'http://127.0.0.1:9' }, /^JEV_BASE_URL uses port 9, which fetch refuses/, /bad port/);
+    rejects({ TYPESAFE_BASE_URL: 'https://example.com:22' }, /^TYPESAFE_BASE_URL uses port 22/);
+    assert.equal(loadConfig({ JEV_BASE_URL: 'http://127.0.0.1:8080' }).baseUrl, 'http://127.0.0.1:8080');
+  });
+});

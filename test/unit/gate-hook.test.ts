@@ -63,7 +63,13 @@ describe('the hook script', () => {
     const record = join(dir, 'record.json');
     const script = renderHook({ nodePath: process.execPath, cliPath: cli, launcherPath: join(odd, 'launcher'), evidenceCommand: `npm test -- --grep "it's"`, env: { EXTRA_VAR: "a 'b' $c" } });
     assert.ok(isJevHook(script));
-    assert.deepEqual(hookPaths(script), { nodePath: process.execPath, cliPath: cli, launcherPath: join(odd, 'launcher'), allowMock: false });
+    assert.deepEqual(hookPaths(script), {
+      nodePath: process.execPath,
+      cliPath: cli,
+      launcherPath: join(odd, 'launcher'),
+      allowMock: false,
+      evidenceCommand: `npm test -- --grep "it's"`,
+    });
     const r = runHook(script, ['MSG FILE'], { RECORD: record, GATE_EXIT: '1' });
     assert.equal(r.status, 1, r.stderr);
     const seen = JSON.parse(readFileSync(record, 'utf8'));
@@ -71,6 +77,7 @@ describe('the hook script', () => {
     assert.equal(seen.extra, "a 'b' $c");
     const mock = renderHook({ nodePath: process.execPath, cliPath: cli, launcherPath: join(odd, 'launcher'), allowMock: true });
     assert.equal(hookPaths(mock).allowMock, true);
+    assert.equal(hookPaths(mock).evidenceCommand, undefined, 'no --evidence-cmd, none read back');
     assert.equal(runHook(mock, ['M'], { RECORD: record }).status, 0);
     assert.deepEqual(JSON.parse(readFileSync(record, 'utf8')).argv, ['gate', '--hook', '--allow-mock', '--message-file', 'M']);
   });

@@ -20,9 +20,10 @@ export const callCommand: CliCommand = async (args, io) => {
       if ((io.stdin as { isTTY?: boolean }).isTTY) throw invalidInput('call: give --input FILE, or pipe the JSON input on stdin (--input -).');
       source = '-';
     }
+    if (source.trim() === '') throw invalidInput('call: --input is empty; give a file path, or - for stdin.');
     const runtime = createRuntime(io);
     try {
-      const input = await readJsonInput(source, io);
+      const input = await readJsonInput(source, io, 'call: --input');
       return await callAndPrint(io, runtime.service, tool, input, values.json === true, 'call: ');
     } finally {
       runtime.close();

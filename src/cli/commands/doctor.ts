@@ -26,6 +26,11 @@ export interface DoctorReport {
   /** Origin only (scheme://host:port); path, userinfo and query never shown. */
   base_url?: string;
   api_key_set?: boolean;
+  /** The key is set but the mock judge was asked for (JEV_MOCK, JEV_PROVIDER=mock), so it is not used. */
+  api_key_ignored?: boolean;
+  /** Which judge answers: the mock's verdicts are advisory only (they never pass or block a commit). */
+  judge?: 'mock' | 'real';
+  real_judge?: boolean;
   thresholds?: { auto_accept: number; review_at: number; block_at: number };
   timeout_ms?: number;
   /** Attempts; null = no cap. */
@@ -107,6 +112,9 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
     model: config.model,
     base_url: new URL(config.baseUrl).origin,
     api_key_set: config.apiKey !== undefined,
+    ...(config.provider === 'mock' && config.apiKey !== undefined ? { api_key_ignored: true } : {}),
+    judge: config.provider === 'mock' ? 'mock' : 'real',
+    real_judge: config.provider !== 'mock',
     thresholds: { ...config.floors },
     timeout_ms: config.timeoutMs,
     spend_cap: config.spendCap ?? null,
@@ -133,6 +141,10 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
   }
 }
 
+/** Doctor's line for the mock judge: ready to try things, not to gate. */
+export const MOCK_ADVISORY =
+  'mock — advisory only, not a real judgment; `jevcp gate` and `jevcp hook install` need a backend (JEV_API_KEY or JEV_BASE_URL) or --allow-mock';
+
 function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
   const lines = [`jevcp ${r.version}`, `node ${r.node}`];
   if (config) {
@@ -140,7 +152,7 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
       `provider    ${providerLabel(config)}`,
       `model       ${r.model}`,
       `base url    ${r.base_url}${config.provider === 'mock' ? ' (not used by the mock judge)' : ''}`,
-      `api key     ${r.api_key_set ? 'set' : 'not set'}`,
+      `api key     ${r.api_key_set ? (r.api_key_ignored ? `set, but IGNORED (${config.providerReason} forces the mock judge)` : 'set') : 'not set'}`,
       `thresholds  auto_accept ${num(r.thresholds?.auto_accept)}, review_at ${num(r.thresholds?.review_at)}, block_at ${num(r.thresholds?.block_at)}`,
       `timeout     ${r.timeout_ms} ms`,
       `spend cap   ${r.spend_cap === null ? 'none' : `${r.spend_cap} attempts`}`,
@@ -150,6 +162,7 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
   }
   if (r.ping) lines.push(`ping        ${modelLabel(r.ping.model)}: noul ${num(r.ping.noul)}, ${r.ping.latency_ms} ms`);
   if (r.error) lines.push(`error       ${r.error.code}: ${r.error.message}`);
+  if (r.judge === 'mock') lines.push(`judge       ${MOCK_ADVISORY}`);
   lines.push(r.ready ? 'ready' : 'not ready');
   return `${lines.join('\n')}\n`;
 }

@@ -22,11 +22,12 @@ Usage:
   jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--allow-mock] [--json]
                                       judge a pull request in CI: the diff from the merge base, the commits'
                                       claims; GitHub Actions annotations and $GITHUB_STEP_SUMMARY
-  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD] [--allow-mock] [--shared] [--json]
-                                      commit-msg hook running the gate on every commit, through the editor
+  jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD|--no-evidence-cmd] [--allow-mock]
+             [--shared] [--json]      commit-msg hook running the gate on every commit, through the editor
                                       when one with Jev is open on the repository (chains an existing hook;
                                       a global core.hooksPath needs --shared; without a backend, --allow-mock
-                                      for advisory mock verdicts); git commit --no-verify skips it
+                                      for advisory mock verdicts; a reinstall keeps the evidence command
+                                      unless --no-evidence-cmd); git commit --no-verify skips it
   jevcp doctor [--json]               configuration summary and one ping judgment
   jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
   jevcp servers login|logout NAME [--config F] [--json]
@@ -35,7 +36,7 @@ Usage:
   jevcp ledger show [--last N] [--json] [--file F]
   jevcp ledger replay [--id ID|--last] [--auto-accept X] [--review-at Y] [--block-at Z] [--json] [--file F]
                                       recompute a recorded decision with other thresholds (no upstream call)
-  jevcp help
+  jevcp help [COMMAND]                this text, or one command's usage (also: jevcp COMMAND --help)
 
 Exit codes: 0 ok / gate passed, 1 gate not passed (review or escalate), 2 invalid input or configuration
 (no judgment backend included), 3 provider or operational failure (fail-closed). Output into a pipe that
@@ -54,8 +55,25 @@ With no backend configured the mock judge answers, and every command says so on 
 passes or blocks on the mock's word (no judgment backend, exit 2; --allow-mock: advisory, exit 0).
 `;
 
-/** `jevcp help`: usage on stdout, exit 0. */
-export const helpCommand: CliCommand = async (_args, io) => {
-  io.stdout.write(USAGE);
+/**
+ * The usage lines of one subcommand, taken from USAGE (each `  jevcp NAME …` line and its indented
+ * continuation lines), plus a pointer to the full usage; undefined for a name USAGE does not list.
+ */
+export function commandUsage(name: string): string | undefined {
+  const lines = USAGE.split('\n');
+  const out: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    if (/^ {2}jevcp \S/.test(line)) inside = line.startsWith(`  jevcp ${name} `) || line === `  jevcp ${name}`;
+    else if (!/^ {3,}\S/.test(line)) inside = false;
+    if (inside) out.push(line);
+  }
+  if (out.length === 0) return undefined;
+  return `Usage:\n${out.join('\n')}\n\nExit codes, environment and the other commands: jevcp help\n`;
+}
+
+/** `jevcp help [COMMAND]`: the full usage, or one command's usage, on stdout, exit 0. */
+export const helpCommand: CliCommand = async (args, io) => {
+  io.stdout.write((args[0] !== undefined && commandUsage(args[0])) || USAGE);
   return EXIT.OK;
 };

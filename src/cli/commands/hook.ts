@@ -53,14 +53,15 @@ async function judgeAtInstall(env: Record<string, string | undefined>, root: str
 }
 
 /**
- * `jevcp hook install [--repo DIR] [--evidence-cmd CMD] [--allow-mock] [--shared] [--json]`,
+ * `jevcp hook install [--repo DIR] [--evidence-cmd CMD | --no-evidence-cmd] [--allow-mock] [--shared] [--json]`,
  * `jevcp hook uninstall [--repo DIR] [--json]`, `jevcp hook status [--repo DIR] [--json]`.
  *
  * install writes the commit-msg hook (src/gate/hook/script.ts) calling this node (`process.execPath`) and
  * this CLI by absolute path, with the editor's stable launcher as the fallback; it refuses when the hook
  * would have no judge but the mock (unless `--allow-mock`), and a hooks directory other repositories use
  * (global core.hooksPath) unless `--shared`. uninstall restores the previous hook. The repository is the
- * one containing --repo (default: the working directory). Exit 0 done; 2 bad arguments, no judgment
+ * one containing --repo (default: the working directory). Reinstalling keeps the evidence command of the
+ * installed hook unless --evidence-cmd replaces it or --no-evidence-cmd drops it; status shows it. Exit 0 done; 2 bad arguments, no judgment
  * backend, a shared hooks directory, not a git work tree, or the hooks directory cannot be changed.
  */
 export const hookCommand: CliCommand = async (args, io) => {
@@ -68,7 +69,14 @@ export const hookCommand: CliCommand = async (args, io) => {
     const { values, positionals } = parseCommandArgs(
       'hook',
       args,
-      { repo: { type: 'string' }, 'evidence-cmd': { type: 'string' }, 'allow-mock': { type: 'boolean' }, shared: { type: 'boolean' }, json: { type: 'boolean' } },
+      {
+        repo: { type: 'string' },
+        'evidence-cmd': { type: 'string' },
+        'no-evidence-cmd': { type: 'boolean' },
+        'allow-mock': { type: 'boolean' },
+        shared: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
       true,
     );
     const [sub, ...extra] = positionals;
@@ -76,10 +84,11 @@ export const hookCommand: CliCommand = async (args, io) => {
       throw invalidInput(`hook: say install, uninstall or status${sub === undefined ? '' : `; got ${JSON.stringify(sub)}`}.`);
     }
     if (extra.length > 0) throw invalidInput(`hook: unexpected argument ${JSON.stringify(extra[0])}.`);
-    for (const flag of ['evidence-cmd', 'allow-mock', 'shared'] as const) {
+    for (const flag of ['evidence-cmd', 'no-evidence-cmd', 'allow-mock', 'shared'] as const) {
       if (sub !== 'install' && values[flag] !== undefined) throw invalidInput(`hook: --${flag} applies to install only.`);
     }
     const evidenceCmd = values['evidence-cmd'];
+    if (evidenceCmd !== undefined && values['no-evidence-cmd']) throw invalidInput('hook: give --evidence-cmd CMD or --no-evidence-cmd, not both.');
     const problem = evidenceCmd === undefined ? undefined : evidenceCommandProblem(evidenceCmd);
     if (problem) throw invalidInput(`hook: --evidence-cmd: ${problem}.`);
     const repoDir = resolve(io.cwd, values.repo ?? '.');
@@ -93,24 +102,30 @@ export const hookCommand: CliCommand = async (args, io) => {
       const root = await workTreeRoot(repoDir, { env: io.env });
       const judge = root === undefined ? undefined : await judgeAtInstall(io.env, root, allowMock); // outside a repository installHook says so
       const launcher = launcherPath(stateDir(io.env));
+      // Reinstalling keeps the evidence command already in our hook unless it is replaced or dropped on purpose.
+      const previous = root === undefined ? undefined : await hookStatus({ repoDir, gitEnv: io.env }).catch(() => undefined);
+      const kept = evidenceCmd === undefined && !values['no-evidence-cmd'] && previous?.installed ? previous.evidenceCommand : undefined;
+      const evidenceCommand = evidenceCmd ?? kept;
       const r = await installHook({
         repoDir,
         nodePath: process.execPath,
         cliPath: runningCliPath(),
         launcherPath: launcher,
-        evidenceCommand: values['evidence-cmd'],
+        evidenceCommand,
         allowMock,
         shared: values.shared === true,
         gitEnv: io.env,
       });
       for (const w of r.warnings) note(`jevcp: note: ${w}\n`);
       if (r.shared) note(`jevcp: note: the hooks directory ${r.hooksDir} ${r.shared.why}: this hook gates all of them (--shared).\n`);
-      if (values.json) out({ ...r, judge, allowMock });
+      if (kept !== undefined) note(`jevcp: note: kept the hook's evidence command ${JSON.stringify(kept)} (--evidence-cmd CMD replaces it, --no-evidence-cmd drops it).\n`);
+      if (values.json) out({ ...r, judge, allowMock, evidenceCommand: evidenceCommand ?? null });
       else {
         const verb = r.action === 'installed' ? 'installed' : r.action === 'updated' ? 'updated (it was already installed)' : 'already installed, unchanged';
         const args = allowMock ? HOOK_GATE_ARGS.replace(' --message-file', ` ${ALLOW_MOCK_ARG} --message-file`) : HOOK_GATE_ARGS;
         say(`commit-msg hook ${verb}: ${r.hookPath}\n`);
-        say(`  runs        ${process.execPath} ${runningCliPath()} ${args} <message>${values['evidence-cmd'] !== undefined ? ' --evidence-cmd …' : ''}\n`);
+        say(`  runs        ${process.execPath} ${runningCliPath()} ${args} <message>\n`);
+        say(`  evidence    ${evidenceCommand !== undefined ? `${evidenceCommand} (--evidence-cmd)` : 'none (--evidence-cmd CMD adds a command whose output is the evidence)'}\n`);
         say(`  else        ${launcher} (the launcher Jev in the editor keeps current)\n`);
         say(`  judge       ${judge}\n`);
         if (r.chainedPath) say(`  chained     the previous hook, kept as ${CHAINED_NAME}, runs first\n`);
@@ -129,12 +144,13 @@ export const hookCommand: CliCommand = async (args, io) => {
       return EXIT.OK;
     }
     const s = await hookStatus({ repoDir, gitEnv: io.env });
-    if (values.json) out(s);
+    if (values.json) out(s.installed ? { ...s, evidenceCommand: s.evidenceCommand ?? null } : s);
     else {
       const state = s.installed ? `installed${s.chained ? ', chaining the previous hook' : ''}` : s.foreignHook ? 'not installed (another commit-msg hook is present)' : 'not installed';
       say(`commit-msg hook ${state}: ${s.hookPath}\n`);
       if (s.installed && s.cliPath) say(`  runs        ${s.nodePath ?? '?'} ${s.cliPath}\n`);
       if (s.installed && s.launcherPath) say(`  ${(s.cliPath ? 'else' : 'runs').padEnd(12)}${s.launcherPath}\n`);
+      if (s.installed) say(`  evidence    ${s.evidenceCommand ?? 'none'}\n`);
       if (s.installed && s.allowMock) say('  judge       mock verdicts are advisory (installed with --allow-mock)\n');
       if (s.shared) say(`  shared      the hooks directory ${s.shared.why}\n`);
     }

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../config/env';
+import { loadLocalConfig } from '../../config/env';
 import { configError, invalidInput, JevError } from '../../judgment/errors';
 import { readLedger, type LedgerContents } from '../../ledger/jsonl';
 import type { DecisionRecord } from '../../ledger/record';
@@ -33,7 +33,7 @@ const NO_UPSTREAM: JudgmentProvider = {
  * exist yet holds no decisions (`missing` true): it is created with the first one.
  */
 function load(io: CliIO, file: string | undefined): { path: string; contents: LedgerContents; missing: boolean } {
-  const configured = file === undefined ? loadConfig(io.env).ledgerPath : undefined;
+  const configured = file === undefined ? loadLocalConfig(io.env).ledgerPath : undefined;
   const path = file ?? configured;
   if (!path) throw configError('ledger: set JEV_LEDGER to the ledger file (or pass --file FILE).');
   const where = file !== undefined ? `--file ${path}` : `JEV_LEDGER ${path}`;
@@ -137,7 +137,8 @@ async function replay(args: string[], io: CliIO): Promise<number> {
     json: { type: 'boolean' },
   });
   if (values.id !== undefined && values.last) throw invalidInput('ledger replay: give either --id or --last, not both.');
-  const config = loadConfig(io.env);
+  // Thresholds and model only: a replay asks no provider, so an incomplete provider setup must not stop it.
+  const config = loadLocalConfig(io.env);
   const floors: Floors = {
     auto_accept: probability(values['auto-accept'], '--auto-accept') ?? config.floors.auto_accept,
     review_at: probability(values['review-at'], '--review-at') ?? config.floors.review_at,

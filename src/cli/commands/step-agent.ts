@@ -2,13 +2,14 @@ import { invalidInput } from '../../judgment/errors';
 import { DEFAULT_MAX_RECORDED_BYTES, capValue } from '../../ledger/bound';
 import { execute, type ExecutionOutcome } from '../../registry/execute';
 import { prepare, type CandidateFacts, type CandidateRequest } from '../../registry/prepare';
+import { RETRY_LIMIT } from '../../tools/candidates';
 import { openRegistry } from '../../registry/setup';
 import { cliConnectionOptions } from '../mcp-client-options';
 import { parseCommandArgs } from '../args';
 import { formatDecision } from '../format';
 import { readJsonInput } from '../input';
 import { EXIT, type CliCommand, type CliIO } from '../io';
-import { interruptSignal, printOutcome } from '../outcome';
+import { interruptSignal, printOutcome, printThresholdNotes } from '../outcome';
 import { reportError, wantsJson } from '../report';
 import { safeText } from '../safe-text';
 import { createRuntime, type Runtime } from '../runtime';
@@ -39,7 +40,7 @@ export const stepAgentCommand: CliCommand = async (args, io) => {
     if (positionals.length !== 1) throw invalidInput('step: give exactly one request file, e.g. `jevcp step turn.jev.json --agent coder`.');
     if (!values.agent) throw invalidInput('step: --agent NAME is required here.');
     const file = positionals[0]!;
-    const { tool, input } = splitRequestFile(await readJsonInput(file, io), file);
+    const { tool, input } = splitRequestFile(await readJsonInput(file, io, 'step: the request file argument'), file);
     if (!ROUTING_TOOLS.has(tool)) throw invalidInput(`${file}: tool: --agent works with jev_step or jev_tool_route, not ${JSON.stringify(tool)}.`);
 
     const runtime = createRuntime(io);
@@ -97,8 +98,9 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
       }
       if (values.json) {
         io.stdout.write(`${JSON.stringify({ decision_id: outcome.record.id, agent: agent.name, result: outcome.result, facts, ...(execution ? { execution: executionJson(execution, runtime.config.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES) } : {}) }, null, 2)}\n`);
+        printThresholdNotes(io, input, outcome.result);
       } else {
-        io.stdout.write(formatDecision(tool, outcome.result));
+        io.stdout.write(formatDecision(tool, outcome.result, input));
         io.stdout.write(safeText(formatFacts(agent.name, facts)));
         if (execution) io.stdout.write(safeText(formatExecution(execution)));
       }
@@ -131,6 +133,9 @@ export function formatFacts(agent: string, facts: readonly CandidateFacts[]): st
     lines.push(`    schema_valid ${mark(f.schema_valid.value)} — ${f.schema_valid.detail}${f.schema_valid.caller === true && !f.schema_valid.host ? ' (the caller claimed true)' : ''}`);
     lines.push(`    authorized   ${mark(f.authorized.value)} — ${f.authorized.detail}${f.authorized.caller === true && !f.authorized.host ? ' (the caller claimed true)' : ''}`);
     lines.push(`    effect       ${f.effect.value} — ${f.effect.detail}`);
+    // The request's own facts decide eligibility as much as the host's; a call blocked by them must show why.
+    lines.push(`    preconditions_met ${mark(f.preconditions_met.value)} — ${f.preconditions_met.detail}`);
+    if (f.failed_attempts > 0) lines.push(`    failed_attempts ${String(f.failed_attempts)} — from the request (a call is blocked at ${String(RETRY_LIMIT)})`);
   }
   return `${lines.join('\n')}\n`;
 }

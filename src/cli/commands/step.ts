@@ -23,6 +23,7 @@ export function makeStepCommand(delegate?: (args: string[], io: CliIO) => Promis
       const { values, positionals } = parseCommandArgs('step', args, { json: { type: 'boolean' } }, true);
       if (positionals.length !== 1) throw invalidInput('step: give exactly one request file, e.g. `jevcp step examples/parser-fix.jev.json`.');
       const file = positionals[0]!;
+      if (file.trim() === '') throw invalidInput('step: the request file argument is empty; give a path such as examples/parser-fix.jev.json.');
       const runtime = createRuntime(io);
       try {
         const { tool, input } = splitRequestFile(await readJsonInput(file, io), file);

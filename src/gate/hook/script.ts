@@ -122,12 +122,25 @@ export function isJevHook(text: string): boolean {
   return text.split('\n', 3)[1]?.startsWith(HOOK_MARKER) === true;
 }
 
+/** The `--evidence-cmd` a hook written by `renderHook` passes to the gate, or undefined when it passes none. */
+export function hookEvidenceCommand(text: string): string | undefined {
+  const m = /^jev_gate [^\n]*"\$1" --evidence-cmd '((?:[^'\n]|'\\'')*)'$/m.exec(text);
+  return m ? m[1]!.replace(/'\\''/g, "'") : undefined;
+}
+
 /** What a hook written by `renderHook` runs ('' or undefined when a line is missing or empty). */
-export function hookPaths(text: string): { nodePath?: string; cliPath?: string; launcherPath?: string; allowMock: boolean } {
+export function hookPaths(text: string): { nodePath?: string; cliPath?: string; launcherPath?: string; allowMock: boolean; evidenceCommand?: string } {
   const unquote = (name: string) => {
     const m = new RegExp(`^${name}='((?:[^']|'\\\\'')*)'$`, 'm').exec(text);
     const value = m ? m[1]!.replace(/'\\''/g, "'") : undefined;
     return value === '' ? undefined : value;
   };
-  return { nodePath: unquote('jev_node'), cliPath: unquote('jev_cli'), launcherPath: unquote('jev_launcher'), allowMock: text.includes(` ${ALLOW_MOCK_ARG} --message-file`) };
+  const evidenceCommand = hookEvidenceCommand(text);
+  return {
+    nodePath: unquote('jev_node'),
+    cliPath: unquote('jev_cli'),
+    launcherPath: unquote('jev_launcher'),
+    allowMock: text.includes(` ${ALLOW_MOCK_ARG} --message-file`),
+    ...(evidenceCommand === undefined ? {} : { evidenceCommand }),
+  };
 }

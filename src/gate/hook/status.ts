@@ -18,6 +18,8 @@ export interface HookStatus {
   launcherPath?: string;
   /** Our hook was installed with the mock judge on purpose (its verdicts are advisory). */
   allowMock?: boolean;
+  /** The command whose output the hook passes as evidence (`--evidence-cmd`), when it has one. */
+  evidenceCommand?: string;
   /** Set when the hooks directory gates other repositories too. */
   shared?: SharedHooks;
 }
