@@ -8,6 +8,8 @@ import { claimLine, fmtProb, fmtThreshold, versusNamed } from '../panel/numbers'
 
 import { thresholdFloorNotes } from './threshold-notes';
 
+import { claimSummaryText } from '../panel/claim-summary';
+
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -121,18 +123,6 @@ function formatReview(lines: string[], review: Obj, showAction: boolean): void {
     : '';
   const action = showAction && typeof review.action === 'string' ? `${review.action}; ` : '';
   row(lines, 'review', `${action}composite ${num(review.composite)}, safe_to_apply ${num(review.safe_to_apply)}${scores ? ` — ${scores}` : ''}`);
-}
-
-/**
- * `3 claims: 2 verified, 1 contradicted, 0 unsupported; 1 of them needs review` (`1 claim: …; it needs review`): the verdict counts add up
- * to the number of claims, and "needs review" is a subset of them, not a fourth verdict.
- */
-export function claimSummaryText(s: Obj, action?: string): string {
-  const n = [s.verified, s.contradicted, s.unsupported].reduce<number>((sum, x) => sum + (typeof x === 'number' ? x : 0), 0);
-  const review = typeof s.needs_review === 'number' ? s.needs_review : 0;
-  const subset = n === 1 ? `it ${review ? 'needs' : 'needs no'} review` : `${String(review)} of them ${review === 1 ? 'needs' : 'need'} review`;
-  const tail = action ? ` (verification ${action})` : '';
-  return `${String(n)} claim${n === 1 ? '' : 's'}: ${String(s.verified)} verified, ${String(s.contradicted)} contradicted, ${String(s.unsupported)} unsupported; ${subset}${tail}`;
 }
 
 function formatVerification(lines: string[], v: Obj): void {

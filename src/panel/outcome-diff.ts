@@ -4,6 +4,7 @@
  * The what-if panel shows the recorded decision next to the recomputed one and highlights changed lines.
  * Pure: no DOM, no tool imports.
  */
+import { claimSummaryText } from './claim-summary';
 import { fmtProb, fmtThreshold } from './numbers';
 
 /** One labelled line of a decision headline. `key` is stable across tools; `value` is display text. */
@@ -66,7 +67,7 @@ export function outcomeLines(outcome: Outcome): OutcomeLine[] {
   const verification = isObj(r.verification) ? r.verification : r;
   if (isObj(verification.summary)) {
     const s = verification.summary;
-    add('summary', 'Claims', `verified ${String(s.verified)} · contradicted ${String(s.contradicted)} · unsupported ${String(s.unsupported)} · needs review ${String(s.needs_review)}`);
+    add('summary', 'Claims', claimSummaryText(s));
   }
   if (Array.isArray(verification.results)) {
     const actions = verification.results.map((x) => (isObj(x) ? String(x.action) : '?'));

@@ -8,7 +8,8 @@ import type { ChoiceAnswer, Judged } from '../../src/judgment/types';
 import { claimJudgment } from '../../src/policy/verify';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { decideVerify } from '../../src/tools/jev-verify';
-import { claimSummaryText } from '../../src/cli/format';
+import { claimSummaryText } from '../../src/panel/claim-summary';
+import { outcomeLines } from '../../src/panel/outcome-diff';
 
 const answer = (choice: string, probabilities: Record<string, number>): ChoiceAnswer => ({ type: 'choice', choice, confidence: probabilities[choice]!, probabilities });
 
@@ -53,4 +54,10 @@ describe('claim summary text', () => {
     assert.equal(claimSummaryText({ verified: 0, contradicted: 1, unsupported: 0, needs_review: 1 }), '1 claim: 0 verified, 1 contradicted, 0 unsupported; it needs review');
     assert.equal(claimSummaryText({ verified: 2, contradicted: 0, unsupported: 0, needs_review: 0 }), '2 claims: 2 verified, 0 contradicted, 0 unsupported; 0 of them need review');
   });
+});
+
+it('the panel words the claim summary the same way (counts add up; needs review is a subset)', () => {
+  const lines = outcomeLines({ result: { action: 'review', summary: { verified: 3, contradicted: 0, unsupported: 0, needs_review: 1 }, results: [] } });
+  const summary = lines.find((l) => l.key === 'summary');
+  assert.equal(summary?.value, '3 claims: 3 verified, 0 contradicted, 0 unsupported; 1 of them needs review');
 });
