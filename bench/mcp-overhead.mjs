@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
+import { stepInput as buildStepInput } from './lib/step-input.mjs';
 
 const cli = join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) {
@@ -59,23 +60,8 @@ const ms = (v) => v.toFixed(2).padStart(9);
 // ---------------------------------------------------------------------------------------------------
 // A. jev_step (32 candidates) vs bare echo
 
-const candidates = Array.from({ length: 32 }, (_, i) => ({
-  id: `call-${i}`,
-  name: i % 2 ? 'read_file' : 'run_command',
-  arguments: i % 2 ? { path: `src/module${i}.ts` } : { command: `npm test -- module${i}`, cwd: '.' },
-  description: i % 2 ? `Read src/module${i}.ts to see how empty input is handled` : `Run the unit tests of module ${i}`,
-  effect: i % 2 ? 'read_only' : 'local_write',
-  authorized: true,
-  schema_valid: true,
-  preconditions_met: true,
-  failed_attempts: 0,
-}));
-const stepInput = {
-  task: 'Fix the parser so that empty input returns an empty config, and add a regression test.',
-  observation: "TypeError: Cannot read properties of undefined (reading 'split') at parseConfig (src/parser.ts:14:22); 1 failing, 11 passing.",
-  execution: { context_complete: true, failed_attempts: 0 },
-  candidates,
-};
+const stepInput = buildStepInput();
+const candidates = stepInput.candidates;
 
 async function overhead() {
   const jev = await connect([cli, 'serve'], cleanEnv({ JEV_MOCK: '1' }));

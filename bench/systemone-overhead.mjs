@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
+import { stepInput as buildStepInput } from './lib/step-input.mjs';
 
 const cli = join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) {
@@ -59,22 +60,7 @@ const lib = await bundleSources(
   ].join('\n'),
 );
 
-const stepInput = {
-  task: 'Fix the parser so that empty input returns an empty config, and add a regression test.',
-  observation: "TypeError: Cannot read properties of undefined (reading 'split') at parseConfig (src/parser.ts:14:22); 1 failing, 11 passing.",
-  execution: { context_complete: true, failed_attempts: 0 },
-  candidates: Array.from({ length: 32 }, (_, i) => ({
-    id: `call-${i}`,
-    name: i % 2 ? 'read_file' : 'run_command',
-    arguments: i % 2 ? { path: `src/module${i}.ts` } : { command: `npm test -- module${i}`, cwd: '.' },
-    description: i % 2 ? `Read src/module${i}.ts to see how empty input is handled` : `Run the unit tests of module ${i}`,
-    effect: i % 2 ? 'read_only' : 'local_write',
-    authorized: true,
-    schema_valid: true,
-    preconditions_met: true,
-    failed_attempts: 0,
-  })),
-};
+const stepInput = buildStepInput();
 
 /** Starts the fake upstream child with `delayMs`; resolves with its URL and a stop function. */
 function startUpstream(delayMs) {
