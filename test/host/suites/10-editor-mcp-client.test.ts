@@ -74,6 +74,10 @@ describe("VS Code's own MCP client", function () {
     await new Promise((r) => setTimeout(r, 4_000));
     assert.deepEqual(api.editorSessions(), sessions, 'VS Code did not stop the server');
     assert.equal(sessions.closed, closedBefore, 'no session of VS Code ended since the start');
+    // The panel's row for our endpoint follows VS Code's MCP view: Running while VS Code's client is connected.
+    const endpoint = api.snapshot().servers.find((s) => s.name === 'jev-control-panel');
+    assert.equal(endpoint?.status, 'ready', JSON.stringify(endpoint));
+    assert.match(endpoint?.reason ?? '', /^Running: \d+ MCP client session/);
   });
 
   it('lm.invokeTool of jev_step returns the decision, and the feed shows it as agent editor', async () => {
