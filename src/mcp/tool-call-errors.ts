@@ -41,6 +41,7 @@ export function unknownTool(name: string): ProtocolError {
 export function toolCallParamsProblem(message: JSONRPCMessage): string | undefined {
   const m = message as { method?: unknown; id?: unknown; params?: unknown };
   if (m.method !== 'tools/call' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return undefined;
+  if (plainlyWellFormed(m.params)) return undefined;
   const parsed = CallToolRequestParamsSchema.safeParse(m.params);
   if (parsed.success) return undefined;
   const [first, ...rest] = parsed.error.issues;
@@ -48,6 +49,21 @@ export function toolCallParamsProblem(message: JSONRPCMessage): string | undefin
   const field = ['params', ...first.path.map(String)].join('.');
   const what = first.message.replace(/^Invalid input: /, '').replace(/\s+/g, ' ').slice(0, 200);
   return `Invalid tools/call params: ${field}: ${what}${rest.length ? ` (and ${rest.length} more)` : ''}`;
+}
+
+/**
+ * True for the common shape every client sends, `{name: string, arguments?: object}` and nothing else, which
+ * the SDK's schema accepts; anything else (`_meta`, `task`, a wrong type) goes through the schema. Why: the
+ * schema copies the whole arguments record on every call, and the SDK parses the request again anyway.
+ */
+function plainlyWellFormed(params: unknown): boolean {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const p = params as Record<string, unknown>;
+  for (const key in p) if (key !== 'name' && key !== 'arguments') return false;
+  if (typeof p.name !== 'string') return false;
+  const args = p.arguments;
+  if (args === undefined) return true;
+  return typeof args === 'object' && args !== null && !Array.isArray(args) && Object.getPrototypeOf(args) === Object.prototype;
 }
 
 /**

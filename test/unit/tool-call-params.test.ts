@@ -12,6 +12,10 @@ const call = (params: unknown) => ({ jsonrpc: '2.0', id: 7, method: 'tools/call'
 const CASES: unknown[] = [
   { name: 'jev_step', arguments: { task: 't', candidates: [{ id: 'a' }] } },
   { name: 'jev_step' },
+  { name: '', arguments: { nested: [1, { deep: null }] } },
+  { name: 'x', arguments: Object.create(null) },
+  { name: 'x', arguments: new Map([['a', 1]]) },
+  { name: 'x', arguments: new Date(0) },
   { name: 'x', arguments: {}, _meta: { progressToken: 'p-1' } },
   { name: 'x', _meta: { progressToken: 3 } },
   { name: 'x', _meta: {} },
