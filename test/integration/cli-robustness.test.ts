@@ -279,8 +279,9 @@ describe('terminal controls in human output', () => {
     assert.doesNotMatch(human.stdout + human.stderr, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/, 'no raw control character is printed');
     assert.match(human.stdout, /\\x1b\[31mRED\\x9b2J/);
     const json = await jevcp(['gate', '--staged', '--allow-mock', '--claim', claim, '--json'], { cwd: repo });
-    const result = JSON.parse(json.stdout) as { verification: { results: { claim: string }[] } };
+    const result = JSON.parse(json.stdout) as { verification: { results: { claim: string }[] }; gate: { ending: string; advisory: boolean; commit_allowed: boolean } };
     assert.equal(result.verification.results[0]?.claim, claim);
+    assert.deepEqual([result.gate.ending, result.gate.advisory, result.gate.commit_allowed], ['advisory', true, true], 'the mock judge is said to be advisory in --json too');
   });
 
   it('error messages naming a file with controls are escaped too', async () => {

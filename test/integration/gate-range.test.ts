@@ -48,8 +48,23 @@ describe('jevcp gate --range', () => {
     assert.match(state.request, /^commit [0-9a-f]{12}: Handle empty input\n\n- parse\(""\) returns \[\]\n\ncommit [0-9a-f]{12}: Add join/);
     assert.doesNotMatch(state.request, /Merge branch/);
     assert.match(state.evidence[0]!.text, /^files changed in main\.\.feature \(from the diff\)\n/);
-    assert.notEqual(JSON.parse(r.stdout).action, 'auto');
+    const out = JSON.parse(r.stdout) as { action: string; gate: Record<string, unknown> };
+    assert.notEqual(out.action, 'auto');
+    assert.deepEqual(out.gate, { ending: 'not-passed', commit_allowed: false, advisory: false, judged_by: out.gate.judged_by });
+    assert.match(String(out.gate.judged_by), /^the CLI configuration/);
     assert.match(r.stderr, /^jev gate: NOT passed/m);
+
+    sb.approve();
+    const passed = JSON.parse((await sb.jevcp(repo, ['gate', '--range', 'main..feature', '--json'])).stdout) as { gate: Record<string, unknown> };
+    assert.equal(passed.gate.ending, 'passed');
+    assert.equal(passed.gate.commit_allowed, true);
+
+    sb.fake.script({ status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
+    const down = await sb.jevcp(repo, ['gate', '--range', 'main..feature', '--json'], { JEV_TIMEOUT_MS: '3000' });
+    assert.equal(down.code, 3, down.stderr);
+    const failed = JSON.parse(down.stdout) as { error: { code: string }; gate: Record<string, unknown> };
+    assert.match(failed.error.code, /API_ERROR|TIMEOUT/);
+    assert.deepEqual([failed.gate.ending, failed.gate.commit_allowed], ['failed', false], 'a failed judge never reads as allowed');
   });
 
   it('on GitHub Actions: annotations on stdout and a Markdown step summary; exit 0 when it passes', async () => {

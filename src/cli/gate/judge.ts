@@ -21,7 +21,7 @@ export interface GateJudgment {
   /** The mock judge answered: the verdict is advisory, never a pass or a block. */
   mock: boolean;
   outcome: { ok: true; result: unknown; recordId: string } | { ok: false; error: JevError; recordId?: string };
-  /** Set when an override was given and the verdict did not pass: whether (and where) it was recorded. */
+  /** Set when an override was given and the verdict did not pass: `where` says whether and where it was recorded (a phrase). */
   override?: { recordId?: string; where: string };
   /** Why the editor was not used, when one was asked (one clause each). */
   fallbacks: string[];
@@ -73,7 +73,7 @@ function fromEditor(response: Extract<ChannelResponse, { status: 'judged' }>, fa
     via: 'editor',
     mock: response.judge.mock,
     outcome: o.ok ? o : { ok: false, error: fromDetails(o.error), recordId: o.recordId },
-    ...(response.override ? { override: { recordId: response.override.recordId, where: "the editor's ledger" } } : {}),
+    ...(response.override ? { override: { recordId: response.override.recordId, where: "recorded in the editor's ledger" } } : {}),
     fallbacks,
   };
 }
@@ -127,8 +127,8 @@ export async function judgeGate(req: JudgeRequest): Promise<GateJudgment> {
     const record = overrideRecord({ decision: outcome.record, reason: req.override, agent: 'cli', ...(req.source ? { source: req.source } : {}) });
     if (runtime.ledger) {
       await runtime.ledger.append(record);
-      judgment.override = { recordId: record.id, where: `the ledger ${runtime.ledger.path}` };
-    } else judgment.override = { where: 'nowhere: JEV_LEDGER is not set, so the CLI keeps no ledger' };
+      judgment.override = { recordId: record.id, where: `recorded in the ledger ${runtime.ledger.path}` };
+    } else judgment.override = { where: 'not recorded: JEV_LEDGER is not set, so the CLI keeps no ledger' };
   }
   return judgment;
 }

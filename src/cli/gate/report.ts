@@ -73,7 +73,7 @@ function afterLines(j: GateJudgment, ending: GateEnding, hook: boolean): string[
         : '  review before committing; the commit hook lets a reasoned override through (JEV_GATE_OVERRIDE="why"), or commit with --no-verify to bypass',
     );
   }
-  if (ending === 'overridden' && j.override) out.push(`  override    recorded in ${j.override.where}${j.override.recordId ? ` (record ${j.override.recordId})` : ''}`);
+  if (ending === 'overridden' && j.override) out.push(`  override    ${j.override.where}${j.override.recordId ? ` (record ${j.override.recordId})` : ''}`);
   if (ending === 'advisory') {
     out.push(
       'jevcp: WARNING: only the mock judge answered (asked for on purpose: --allow-mock, JEV_MOCK or jevPanel.provider mock); this change was NOT judged.',
@@ -86,8 +86,26 @@ function afterLines(j: GateJudgment, ending: GateEnding, hook: boolean): string[
 }
 
 /**
- * Prints the gate's result and returns the exit code. `--json`: the result (or `{"error": …}`, with
- * `fail_open` when fail-open let it through) on stdout, the human lines on stderr.
+ * The gate's own outcome beside the jev_gate result in `--json`, so a script need not re-derive it from
+ * the exit code: `ending` (GateEnding), `commit_allowed` (exit 0), `advisory` (only the mock judge
+ * answered: not a real judgment), `judged_by` (who judged, as on the human line).
+ */
+export interface GateJsonSummary {
+  ending: GateEnding;
+  commit_allowed: boolean;
+  advisory: boolean;
+  judged_by: string;
+}
+
+/** The `gate` object of `--json` for a judgment that ended as `ending`. */
+export function gateJsonSummary(j: GateJudgment, ending: GateEnding): GateJsonSummary {
+  return { ending, commit_allowed: endingExit(ending, j.outcome.ok ? undefined : j.outcome.error) === EXIT.OK, advisory: j.mock, judged_by: j.judge };
+}
+
+/**
+ * Prints the gate's result and returns the exit code. `--json`: the result with a `gate` object
+ * (gateJsonSummary), or `{"error": …, "gate": …}` (with `fail_open` when fail-open let it through), on
+ * stdout; the human lines on stderr.
  */
 export function reportJudgment(io: CliIO, j: GateJudgment, mode: ReportMode): number {
   const ending = gateEnding(j, mode);
@@ -97,7 +115,7 @@ export function reportJudgment(io: CliIO, j: GateJudgment, mode: ReportMode): nu
   main.write(safeText(`${lines.join('\n')}\n`) + decision + safeText(afterLines(j, ending, mode.hook).map((l) => `${l}\n`).join('')));
   if (mode.json) {
     io.stdout.write(
-      `${JSON.stringify(j.outcome.ok ? j.outcome.result : { error: j.outcome.error.toJSON(), ...(ending === 'failed-open' ? { fail_open: true } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ ...(j.outcome.ok ? (j.outcome.result as object) : { error: j.outcome.error.toJSON(), ...(ending === 'failed-open' ? { fail_open: true } : {}) }), gate: gateJsonSummary(j, ending) }, null, 2)}\n`,
     );
   }
   const then = j.via === 'editor' ? 'judged by another editor session' : j.mock ? 'only the mock judge was left (advisory)' : 'judged with the CLI configuration';
@@ -116,7 +134,10 @@ export function reportJudgment(io: CliIO, j: GateJudgment, mode: ReportMode): nu
 export function reportStopped(io: CliIO, error: JevError, mode: Pick<ReportMode, 'hook' | 'json' | 'failOpen'>): number {
   const code = exitCodeForError(error);
   const open = mode.failOpen && code === EXIT.OPERATIONAL && failOpenApplies(error);
-  if (mode.json) io.stdout.write(`${JSON.stringify({ error: error.toJSON(), ...(open ? { fail_open: true } : {}) }, null, 2)}\n`);
+  if (mode.json) {
+    const gate: GateJsonSummary = { ending: open ? 'failed-open' : 'failed', commit_allowed: open, advisory: false, judged_by: 'nobody: the gate stopped before any judgment' };
+    io.stdout.write(`${JSON.stringify({ error: error.toJSON(), ...(open ? { fail_open: true } : {}), gate }, null, 2)}\n`);
+  }
   // In the hook the line is read in the editor's Source Control error: a problem the user fixes reads as a sentence.
   const what = mode.hook && code === EXIT.INVALID ? error.message : `${error.code}: ${error.message}`;
   const head = mode.hook ? `jev gate: ${open ? 'passed UNJUDGED' : 'NOT passed'} — ${what}` : `jevcp: ${error.code}: ${error.message}`;
