@@ -264,6 +264,10 @@ describe('commits through the hook', () => {
     const hook = await run(join(repo, '.git', 'hooks', 'commit-msg'), [join(dir, 'MSG-down')], repo, down);
     assert.equal(hook.code, 3, 'the hook exits with the gate code');
 
+    const overridden = await jevcp(repo, ['gate', '--staged', '--message-file', join(dir, 'MSG-down')], { ...down, JEV_GATE_OVERRIDE: 'hotfix' });
+    assert.equal(overridden.code, 3, 'an override does not let a failed judgment through');
+    assert.match(overridden.stdout, /JEV_GATE_OVERRIDE overrides a verdict, and the judge gave none; .* set JEV_GATE_FAIL_OPEN=1/);
+
     const blocked = await commit(repo, ['-m', 'Add id'], down);
     assert.notEqual(blocked.code, 0);
     assert.match(blocked.stderr.split('\n')[0]!, /^jev gate: NOT passed — the judge failed/);

@@ -64,7 +64,7 @@ function firstLine(j: GateJudgment, ending: GateEnding, override?: string): stri
 }
 
 /** Lines after the decision: how to get past a verdict, what was recorded, the warnings. */
-function afterLines(j: GateJudgment, ending: GateEnding, hook: boolean): string[] {
+function afterLines(j: GateJudgment, ending: GateEnding, hook: boolean, override?: string): string[] {
   const out: string[] = [];
   if (ending === 'not-passed') {
     out.push(
@@ -82,6 +82,8 @@ function afterLines(j: GateJudgment, ending: GateEnding, hook: boolean): string[
   }
   if (ending === 'failed' || ending === 'failed-open') out.push(errorHint((j.outcome as { error: JevError }).error).replace(/\n$/, ''));
   if (ending === 'failed-open') out.push(failOpenWarning((j.outcome as { error: JevError }).error).replace(/\n$/, ''));
+  // An override lets a verdict through; with no verdict there is nothing to override, so name the switch that applies.
+  if (ending === 'failed' && override) out.push(`jevcp: note: ${OVERRIDE_ENV} overrides a verdict, and the judge gave none; to let commits through while the judge fails, set ${FAIL_OPEN_ENV}=1 (the failure is still recorded).`);
   return out.filter((l) => l !== '');
 }
 
@@ -112,7 +114,7 @@ export function reportJudgment(io: CliIO, j: GateJudgment, mode: ReportMode): nu
   const main = mode.hook || mode.json ? io.stderr : io.stdout;
   const lines: string[] = [firstLine(j, ending, mode.override), `  judged by   ${j.judge}${j.outcome.recordId ? `; decision ${j.outcome.recordId}` : ''}`];
   const decision = j.outcome.ok ? formatDecision('jev_gate', j.outcome.result) : '';
-  main.write(safeText(`${lines.join('\n')}\n`) + decision + safeText(afterLines(j, ending, mode.hook).map((l) => `${l}\n`).join('')));
+  main.write(safeText(`${lines.join('\n')}\n`) + decision + safeText(afterLines(j, ending, mode.hook, mode.override).map((l) => `${l}\n`).join('')));
   if (mode.json) {
     io.stdout.write(
       `${JSON.stringify({ ...(j.outcome.ok ? (j.outcome.result as object) : { error: j.outcome.error.toJSON(), ...(ending === 'failed-open' ? { fail_open: true } : {}) }), gate: gateJsonSummary(j, ending) }, null, 2)}\n`,
