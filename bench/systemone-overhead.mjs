@@ -180,7 +180,8 @@ if (values.json) {
     console.log(row(`upstream ${r.delay_ms} ms: jev_step over MCP (stdio)`, r.mcp));
     console.log(row(`upstream ${r.delay_ms} ms: bare POST, same body`, r.bare));
     console.log(ratio(`upstream ${r.delay_ms} ms: in-process / bare`, r.ratio_p50, r.ratio_p95, goal(r.ratio_p50)));
-    console.log(ratio(`upstream ${r.delay_ms} ms: over MCP / bare`, r.mcp_ratio_p50, r.mcp_ratio_p95, goal(r.mcp_ratio_p50)));
+    // The goal is the provider path's; the stdio transport on top has its own budget (bench/mcp-overhead.mjs).
+    console.log(ratio(`upstream ${r.delay_ms} ms: over MCP / bare`, r.mcp_ratio_p50, r.mcp_ratio_p95, r.delay_ms === 20 ? '   (adds the stdio MCP round trip: see mcp-overhead)' : ''));
   }
   console.log(row('jev_step in-process, mock judge', mock) + '   (no HTTP: parse + pack + fit + judge + validate + decide)');
 }
