@@ -7,7 +7,7 @@
  * only. A workspace could otherwise point the API key at its own base URL, lower the
  * thresholds, switch the judge to the mock, or spawn servers.
  */
-import { normalizeBaseUrl } from '../providers/base-url';
+import { assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
 import { parseManifest, type AgentManifest } from '../registry/manifest';
 import { parseServerConfig, SERVER_NAME, type ServerConfig } from '../registry/servers';
 import { DEFAULT_FLOORS, validateFloors, type FloorNames, type Floors } from '../policy/thresholds';
@@ -141,7 +141,9 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
   const baseRaw = get('baseUrl');
   if (typeof baseRaw === 'string' && baseRaw.trim() !== '') {
     try {
-      baseUrl = normalizeBaseUrl(baseRaw, 'jevPanel.baseUrl');
+      const normalized = normalizeBaseUrl(baseRaw, 'jevPanel.baseUrl');
+      assertFetchablePort(normalized, 'jevPanel.baseUrl');
+      baseUrl = normalized;
     } catch (err) {
       problems.push(`${(err as Error).message} The base URL is ignored.`);
     }

@@ -80,6 +80,13 @@ describe('readPanelSettings', () => {
     assert.match(text, /plain http only for localhost/);
   });
 
+  test('a base URL on a port fetch refuses is a problem naming jevPanel.baseUrl, not a later API error', () => {
+    const s = read({ baseUrl: { globalValue: 'http://127.0.0.1:6000' } });
+    assert.equal(s.baseUrl, undefined);
+    assert.match(s.problems.join('\n'), /jevPanel\.baseUrl uses port 6000, which fetch refuses/);
+    assert.equal(read({ baseUrl: { globalValue: 'http://127.0.0.1:6001' } }).baseUrl, 'http://127.0.0.1:6001');
+  });
+
   test('servers and agents are validated one by one: a bad entry is skipped with its field, the rest kept', () => {
     const s = read({
       mcpServers: { globalValue: { good: { command: 'node', args: ['s.js'] }, 'bad name': { command: 'x' }, nourl: { type: 'http' }, web: { url: 'http://remote.example/mcp' } } },
