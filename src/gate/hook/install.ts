@@ -91,7 +91,10 @@ async function locationWarnings(root: string, hooksDir: string): Promise<string[
   const rel = relative(root, hooksDir);
   const inTree = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '.git';
   if (inTree) {
-    out.push(`the hooks directory ${rel} (core.hooksPath) is inside the work tree: the hook change shows in git status; commit it only if your team wants the gate.`);
+    out.push(
+      `the hooks directory ${rel} (core.hooksPath) is inside the work tree: the hook change shows in git status. The hook names this machine's node and CLI by absolute path, so do not commit it as is; ` +
+        'for a team gate, commit a hook that runs `jevcp gate --hook --message-file "$1"` from PATH instead.',
+    );
   }
   if (await exists(join(hooksDir, 'h'))) {
     out.push(`${hooksDir} looks managed by husky, which rewrites it on install: run \`jevcp hook install\` again after \`npm install\`, or call the gate from .husky/commit-msg instead.`);
