@@ -140,7 +140,7 @@ describe('jevcp hook install / uninstall', () => {
     assert.equal(installed.code, 0, installed.stderr);
     const r = JSON.parse(installed.stdout);
     assert.equal(r.hookPath, join(hooks, 'commit-msg'), 'resolved from the work tree root, not the working directory');
-    assert.match(installed.stderr, /inside the work tree/);
+    assert.match(installed.stderr, /inside the work tree: .*names this machine's node and CLI by absolute path, so do not commit it as is; .*jevcp gate --hook --message-file "\$1"/);
     assert.match(installed.stderr, /looks managed by husky/);
     assert.equal(existsSync(join(repo, '.git', 'hooks', 'commit-msg')), false, '.git/hooks is not used');
 
