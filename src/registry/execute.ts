@@ -3,6 +3,7 @@ import type { JevErrorDetails } from '../judgment/errors';
 import type { DecisionRecord } from '../ledger/record';
 import type { LedgerSink } from '../ledger/sink';
 import { registryErrorDetails } from './errors';
+import type { CallProgress } from './connection-types';
 import type { AgentManifest } from './manifest';
 import type { ToolRegistry } from './registry';
 
@@ -64,6 +65,8 @@ export interface ExecuteDeps {
   signal?: AbortSignal;
   /** Called with the execution record (the panel's feed). */
   onRecord?: (record: DecisionRecord) => void;
+  /** Called with each progress notification of the executed call (the CLI prints them on stderr). */
+  onProgress?: (progress: CallProgress) => void;
 }
 
 /** What `execute` did. Nothing runs (and nothing is recorded) unless the decision accepted a call. */
@@ -107,7 +110,7 @@ export async function execute(deps: ExecuteDeps, agent: AgentManifest, decision:
   const started = Date.now();
   let outcome: RegistryCallOutcome;
   try {
-    outcome = { ok: true, result: await deps.registry.call(agent.name, agent, call.name, call.arguments, { signal: deps.signal }) };
+    outcome = { ok: true, result: await deps.registry.call(agent.name, agent, call.name, call.arguments, { signal: deps.signal, onProgress: deps.onProgress }) };
   } catch (err) {
     outcome = { ok: false, error: registryErrorDetails(err) };
   }

@@ -15,6 +15,10 @@ import { ToolCallError } from '../../src/registry/errors';
 import { ToolRegistry, type RegistryEvent } from '../../src/registry/registry';
 import type { ServerConfig } from '../../src/registry/servers';
 import { FeedStore } from '../../src/panel/feed-store';
+import { progressPrinter } from '../../src/cli/progress-line';
+import { execute } from '../../src/registry/execute';
+import type { DecisionRecord } from '../../src/ledger/record';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import type { FeedProgress } from '../../src/panel/protocol';
 
 const FAULTY = join(__dirname, '..', 'fixtures', 'servers', 'faulty.mjs');
@@ -81,6 +85,27 @@ describe('long calls: progress resets the per-call timeout, up to a total cap; a
     assert.deepEqual({ ...during.at(-1)![0], elapsed_ms: 0 }, { call: done.call, tool: 'long/slow', agent: 'ops', progress: heard.at(-1), total: 15, message: `step ${heard.at(-1)}`, elapsed_ms: 0 });
     assert.deepEqual(shown.at(-1), []);
     assert.deepEqual(feed.running(), []);
+  });
+
+  it('an accepted call run by execute() (jevcp step --execute) hands each progress to its listener, which the CLI prints throttled', async () => {
+    const decision = {
+      kind: 'decision',
+      id: 'd-progress',
+      tool: 'jev_step',
+      agent: 'ops',
+      thresholds: DEFAULT_FLOORS,
+      result: { handoff: 'execute_tool', action: 'auto', call: { candidate_id: 'c1', name: 'long/slow', arguments: { ms: 1_500, every: 100 } } },
+    } as unknown as DecisionRecord;
+    let clock = 0;
+    const lines: string[] = [];
+    const print = progressPrinter({ write: (t: string) => lines.push(t) }, 'long/slow', () => clock);
+    const heard: number[] = [];
+    const outcome = await execute({ registry: reg, onProgress: (p) => { heard.push(p.progress); clock += 250; print(p); } }, all, decision);
+    assert.equal(outcome.executed && outcome.ok, true, JSON.stringify(outcome).slice(0, 400));
+    assert.ok(heard.length >= 10, `heard ${heard.length}`);
+    // One line per second of (fake) clock: every fourth notification.
+    assert.equal(lines.length, Math.ceil(heard.length / 4));
+    assert.match(lines[0]!, /^jevcp: progress of long\/slow: 1\/15 \(6 %\) — step 1\n$/);
   });
 
   it('without progress the same call times out at 1 s and the server is told it was cancelled', async () => {

@@ -4,6 +4,7 @@ import { execute, type ExecutionOutcome } from '../../registry/execute';
 import { prepare, type CandidateFacts, type CandidateRequest } from '../../registry/prepare';
 import { RETRY_LIMIT } from '../../tools/candidates';
 import { openRegistry } from '../../registry/setup';
+import { progressPrinter } from '../progress-line';
 import { cliConnectionOptions } from '../mcp-client-options';
 import { parseCommandArgs } from '../args';
 import { formatDecision } from '../format';
@@ -94,7 +95,9 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
       if (!outcome.ok) return printOutcome(io, tool, outcome, values.json);
       let execution: ExecutionOutcome | undefined;
       if (values.execute) {
-        execution = await execute({ registry, ledger: runtime.ledger, signal: interrupt.signal }, agent, outcome.record);
+        const accepted = (outcome.result as { call?: { name?: unknown } }).call?.name;
+        const onProgress = progressPrinter(io.stderr, typeof accepted === 'string' ? accepted : tool);
+        execution = await execute({ registry, ledger: runtime.ledger, signal: interrupt.signal, onProgress }, agent, outcome.record);
       }
       if (values.json) {
         io.stdout.write(`${JSON.stringify({ decision_id: outcome.record.id, agent: agent.name, result: outcome.result, facts, ...(execution ? { execution: executionJson(execution, runtime.config.maxRecordedBytes ?? DEFAULT_MAX_RECORDED_BYTES) } : {}) }, null, 2)}\n`);
