@@ -18,7 +18,7 @@ describe('server config: oauth', () => {
 
   it('names the field and the rule of each mistake', () => {
     fails('yes', /^servers\.docs\.oauth: must be an object .* or false$/);
-    fails({ grant: 'password' }, /servers\.docs\.oauth\.grant: must be "authorization_code" or "client_credentials"/);
+    fails({ grant: 'password' }, /servers\.docs\.oauth\.grant: must be "authorization_code", "client_credentials" or "jwt_bearer"/);
     fails({ grant: 'client_credentials' }, /servers\.docs\.oauth\.clientId: is required for grant "client_credentials"/);
     fails({ grant: 'client_credentials', clientId: 'm' }, /oauth\.clientSecret: clientSecret or privateKeyFile is required/);
     fails({ clientSecret: 's' }, /oauth\.clientSecret: needs clientId/);
@@ -26,7 +26,7 @@ describe('server config: oauth', () => {
     fails({ clientMetadataUrl: 'https://app.example.com/' }, /oauth\.clientMetadataUrl: must be an https:\/\/ URL with a path/);
     fails({ redirectPort: 70000 }, /oauth\.redirectPort: must be a port from 1 to 65535/);
     fails({ scopes: ['a b'] }, /oauth\.scopes\[0\]: must be scope tokens/);
-    fails({ privateKeyFile: '/k.pem' }, /oauth\.privateKeyFile: applies to grant "client_credentials" only/);
+    fails({ privateKeyFile: '/k.pem' }, /oauth\.privateKeyFile: applies to grants "client_credentials" and "jwt_bearer" only/);
     fails({ clientID: 'typo' }, /servers\.docs\.oauth: unknown field clientID/);
   });
 });

@@ -35,11 +35,11 @@ describe('JevOAuthProvider', () => {
     assert.equal(await p.tokens(), undefined);
   });
 
-  it('client_credentials: no redirect URI, a client_credentials token request with the scope', () => {
+  it('client_credentials: no redirect URI, a client_credentials token request with the scope', async () => {
     const p = new JevOAuthProvider('api', URL_, { grant: 'client_credentials', clientId: 'm', clientSecret: 's' }, host());
     assert.equal(p.redirectUrl, undefined);
     assert.deepEqual(p.clientMetadata.grant_types, ['client_credentials']);
-    assert.equal(p.prepareTokenRequest('read')?.toString(), 'grant_type=client_credentials&scope=read');
+    assert.equal((await p.prepareTokenRequest('read'))?.toString(), 'grant_type=client_credentials&scope=read');
   });
 
   it('concurrent flows share one browser step and keep its code verifier', async () => {
