@@ -134,7 +134,7 @@ describe('McpConnection: enterprise-managed authorization (jwt_bearer)', () => {
     }
   });
 
-  it('a public client at the IdP, its token endpoint configured and the ID token in an environment variable', async () => {
+  it('a public client at an IdP given by its token endpoint, the ID token from a variable; an IdP the server does not trust is refused', async () => {
     const publicIdp = await startFakeIdp({ client: { id: 'public-at-idp' }, resourceClientId: MCP_CLIENT.id });
     try {
       const config = oauth({ issuer: undefined, tokenEndpoint: publicIdp.tokenEndpoint, clientId: 'public-at-idp', clientSecret: undefined, idTokenFile: undefined, idTokenEnv: 'CORP_ID_TOKEN' });
