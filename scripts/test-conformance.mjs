@@ -20,10 +20,7 @@ const verbose = argv.includes('--verbose');
 const only = argv.flatMap((a, i) => (a === '--scenario' ? [argv[i + 1]] : []));
 
 /** Scenarios the client cannot pass, and why (shown in the table). */
-const KNOWN_FAILURES = {
-  'auth/cross-app-access-complete-flow':
-    'SEP-990 enterprise-managed authorization: needs an ID token from the user\'s enterprise identity provider, exchanged for an ID-JAG and a jwt-bearer grant; the client has no identity-provider sign-in',
-};
+const KNOWN_FAILURES = {};
 
 const tools = ensureConformanceTools();
 if (!tools) {

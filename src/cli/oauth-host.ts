@@ -31,6 +31,7 @@ export function cliOAuthHost(io: Pick<CliIO, 'stderr' | 'env'>, interactive = fa
   return {
     store: new FileOAuthStore(defaultOAuthDir(io.env)),
     signInHint: cliSignInHint,
+    env: io.env,
     ...(interactive ? { interaction: cliSignInInteraction(io) } : {}),
   };
 }

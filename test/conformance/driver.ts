@@ -2,7 +2,8 @@
  * The client under test for the official MCP conformance suite (`conformance client --command …`): the
  * product's own MCP client (src/registry/connection.ts with its OAuth, elicitation and roots support),
  * bundled by scripts/test-conformance.mjs. The suite appends the scenario's server URL and sets
- * MCP_CONFORMANCE_SCENARIO and, for pre-registered clients, MCP_CONFORMANCE_CONTEXT.
+ * MCP_CONFORMANCE_SCENARIO and, for pre-registered clients and enterprise-managed authorization (an ID token
+ * from an identity provider), MCP_CONFORMANCE_CONTEXT.
  *
  * Like a user of `jevcp`: the server entry is what a user would write in .jev/config.json (its `oauth`
  * filled from the context), tokens go to the CLI's file store (in a throwaway folder), the browser step
@@ -33,6 +34,17 @@ const say = (m: string) => process.stderr.write(`driver: ${m}\n`);
 /** The `oauth` field a user would configure for this scenario's server. */
 function oauthFor(): Record<string, unknown> | undefined {
   if (!scenario.startsWith('auth/')) return undefined;
+  if (context.idp_id_token && context.idp_issuer && context.idp_client_id && context.client_id) {
+    // Enterprise-managed authorization: the ID token an SSO helper left in a file, the IdP found from its issuer.
+    const idTokenFile = join(work, 'id-token');
+    writeFileSync(idTokenFile, `${context.idp_id_token}\n`, { mode: 0o600 });
+    return {
+      grant: 'jwt_bearer',
+      clientId: context.client_id,
+      ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+      identityProvider: { issuer: context.idp_issuer, clientId: context.idp_client_id, idTokenFile },
+    };
+  }
   if (context.client_id && context.private_key_pem) {
     const keyFile = join(work, 'client-key.pem');
     writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });

@@ -3,7 +3,8 @@
  * authorization server in one process (real HTTP, real SDK MCP server):
  * - `/.well-known/oauth-protected-resource/mcp` (RFC 9728) and `/.well-known/oauth-authorization-server`
  *   (RFC 8414); `/register` (dynamic registration), `/authorize` (approves at once: 302 to the redirect URI
- *   with code and state), `/token` (authorization_code with PKCE S256, refresh_token, client_credentials);
+ *   with code and state), `/token` (authorization_code with PKCE S256, refresh_token, client_credentials,
+ *   and the RFC 7523 jwt-bearer grant when `jwtBearer` is given);
  * - `/mcp` answers 401 with `WWW-Authenticate` without a valid bearer token; tool `echo` needs scope
  *   `mcp:read`, tool `publish` needs `mcp:write` too (403 insufficient_scope otherwise: step-up).
  * Counters and logs let tests see what the client did (registrations, authorization requests, grants).
@@ -20,6 +21,11 @@ export interface OAuthFixtureOptions {
   client?: { id: string; secret: string };
   /** Issue refresh tokens (default true). */
   refreshTokens?: boolean;
+  /**
+   * Accepts the jwt-bearer grant: called with the assertion, the authenticated client, this server's
+   * issuer and the MCP resource; returns the granted scope, or undefined to answer invalid_grant.
+   */
+  jwtBearer?: (assertion: string, context: { clientId: string; issuer: string; resource: string }) => string | undefined;
 }
 
 export interface OAuthFixture {
@@ -32,6 +38,10 @@ export interface OAuthFixture {
   grants: string[];
   /** Every access token issued so far (so tests can check none leaks into output). */
   issuedAccessTokens: string[];
+  /** Every request to `/token`: its form and Authorization header. */
+  tokenRequests: { form: Record<string, string>; authorization?: string }[];
+  /** The Authorization header of every request to `/mcp` ('' when none). */
+  mcpAuthorizations: string[];
   /** Makes every access token issued so far invalid (the next request meets 401 and refreshes). */
   expireAccessTokens(): void;
   close(): Promise<void>;
@@ -71,6 +81,8 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
     authorizationScopes: [],
     grants: [],
     issuedAccessTokens: [],
+    tokenRequests: [],
+    mcpAuthorizations: [],
     expireAccessTokens: () => access.clear(),
     close: async () => undefined,
   };
@@ -89,7 +101,7 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
     fixture.issuedAccessTokens.push(token);
     fixture.grants.push(grant);
     const body: Record<string, unknown> = { access_token: token, token_type: 'Bearer', expires_in: 3600, scope };
-    if (options.refreshTokens !== false && grant !== 'client_credentials') {
+    if (options.refreshTokens !== false && grant !== 'client_credentials' && !grant.includes(':jwt-bearer')) {
       const r = randomBytes(16).toString('hex');
       refresh.set(r, { clientId, scope });
       body.refresh_token = r;
@@ -111,7 +123,7 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
           token_endpoint: `${base}/token`,
           registration_endpoint: `${base}/register`,
           response_types_supported: ['code'],
-          grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+          grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials', ...(options.jwtBearer ? ['urn:ietf:params:oauth:grant-type:jwt-bearer'] : [])],
           code_challenge_methods_supported: ['S256'],
           token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
         });
@@ -140,6 +152,7 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
       }
       if (path === '/token' && req.method === 'POST') {
         const form = new URLSearchParams(await readBody(req));
+        fixture.tokenRequests.push({ form: Object.fromEntries(form), ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
         const clientId = clientAuth(req, form);
         if (!clientId) return json(res, 401, { error: 'invalid_client' });
         const grant = form.get('grant_type');
@@ -157,11 +170,16 @@ export async function startOAuthMcpServer(options: OAuthFixtureOptions = {}): Pr
           return issue(res, clientId, entry.scope, grant);
         }
         if (grant === 'client_credentials') return issue(res, clientId, form.get('scope') ?? `${READ} ${WRITE}`, grant);
+        if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer' && options.jwtBearer) {
+          const scope = options.jwtBearer(form.get('assertion') ?? '', { clientId, issuer: base, resource: `${base}/mcp` });
+          return scope === undefined ? json(res, 400, { error: 'invalid_grant', error_description: 'assertion not accepted' }) : issue(res, clientId, scope, grant);
+        }
         return json(res, 400, { error: 'unsupported_grant_type' });
       }
       if (path === '/mcp') {
         const challenge = (status: number, scope: string, error?: string) =>
           json(res, status, { error: error ?? 'invalid_token' }, { 'www-authenticate': `Bearer ${error ? `error="${error}", ` : ''}scope="${scope}", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+        fixture.mcpAuthorizations.push(req.headers.authorization ?? '');
         const token = req.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
         const scopes = token ? access.get(token) : undefined;
         if (!scopes || !scopes.includes(READ)) return challenge(401, READ);

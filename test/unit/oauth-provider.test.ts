@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { IdentityProviderError } from '../../src/registry/oauth/id-jag';
 import { JevOAuthProvider, unionScopes } from '../../src/registry/oauth/provider';
 import { AuthorizationRequiredError, type OAuthHost } from '../../src/registry/oauth/sign-in';
 import { MemoryOAuthStore, oauthKey } from '../../src/registry/oauth/store';
@@ -35,11 +36,20 @@ describe('JevOAuthProvider', () => {
     assert.equal(await p.tokens(), undefined);
   });
 
-  it('client_credentials: no redirect URI, a client_credentials token request with the scope', () => {
+  it('client_credentials: no redirect URI, a client_credentials token request with the scope', async () => {
     const p = new JevOAuthProvider('api', URL_, { grant: 'client_credentials', clientId: 'm', clientSecret: 's' }, host());
     assert.equal(p.redirectUrl, undefined);
     assert.deepEqual(p.clientMetadata.grant_types, ['client_credentials']);
-    assert.equal(p.prepareTokenRequest('read')?.toString(), 'grant_type=client_credentials&scope=read');
+    assert.equal((await p.prepareTokenRequest('read'))?.toString(), 'grant_type=client_credentials&scope=read');
+  });
+
+  it('jwt_bearer: no redirect URI, the jwt-bearer grant type, and no token request before the authorization server is known', async () => {
+    const config = { grant: 'jwt_bearer' as const, clientId: 'm', identityProvider: { tokenEndpoint: 'https://idp.example.com/token', clientId: 'c', idTokenEnv: 'T' } };
+    const p = new JevOAuthProvider('corp', URL_, config, host({ env: { T: 'x.y.z' } }));
+    assert.equal(p.redirectUrl, undefined);
+    assert.deepEqual(p.clientMetadata.grant_types, ['urn:ietf:params:oauth:grant-type:jwt-bearer']);
+    assert.equal(p.clientMetadata.token_endpoint_auth_method, 'none');
+    await assert.rejects(p.prepareTokenRequest(), (err: unknown) => err instanceof IdentityProviderError && /authorization server is not known yet/.test(err.message));
   });
 
   it('concurrent flows share one browser step and keep its code verifier', async () => {

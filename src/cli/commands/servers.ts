@@ -74,7 +74,7 @@ export function formatServers(views: readonly ServerView[], configPath: string |
 /**
  * `jevcp servers login NAME` signs in to an OAuth server: forgets its stored tokens, connects, and opens
  * the authorization URL in the browser (BROWSER honoured; the URL is also printed) with a loopback
- * redirect; tokens are kept in the CLI's token folder. `client_credentials` servers sign in without a
+ * redirect; tokens are kept in the CLI's token folder. `client_credentials` and `jwt_bearer` servers sign in without a
  * browser. Exit 0 when the server is then ready. `jevcp servers logout NAME` forgets the server's tokens
  * and registered client (nothing is sent to the server). Exit 2 for an unknown name or a server without OAuth.
  */

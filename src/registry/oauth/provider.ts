@@ -5,6 +5,7 @@ import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-e
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { OAuthConfig } from './config';
+import { exchangeIdToken, idpTokenEndpoint, JWT_BEARER_GRANT, IdentityProviderError, readIdToken, type IdpEndpoint } from './id-jag';
 import { startLoopbackRedirect, type LoopbackRedirect } from './loopback';
 import { AuthorizationRequiredError, DEFAULT_SIGN_IN_TIMEOUT_MS, type OAuthHost, type SignInInteraction } from './sign-in';
 import { oauthKey, type OAuthRecord } from './store';
@@ -21,7 +22,10 @@ import { oauthKey, type OAuthRecord } from './store';
  *   AuthorizationRequiredError (no registration, no browser) so the connection can say how to sign in;
  * - step-up: a 403 `insufficient_scope` hides the refresh token (a refresh cannot widen the grant) and
  *   the next authorization asks for the granted scopes plus the new ones;
- * - `client_credentials`: no browser, client_secret_basic/post or private_key_jwt (`oauth.privateKeyFile`).
+ * - `client_credentials`: no browser, client_secret_basic/post or private_key_jwt (`oauth.privateKeyFile`);
+ * - `jwt_bearer` (enterprise-managed, SEP-990): no browser; each token request first exchanges the user's
+ *   ID token at `oauth.identityProvider` for an ID-JAG (id-jag.ts), then presents it as the assertion of
+ *   an RFC 7523 JWT bearer grant, with the same client authentication as client_credentials.
  * Concurrent flows (the GET stream and a POST may both meet 401) share one browser step.
  */
 export class JevOAuthProvider implements OAuthClientProvider {
@@ -39,6 +43,8 @@ export class JevOAuthProvider implements OAuthClientProvider {
   private stepUpScope?: string;
   /** Set when the last flow stopped for want of a browser step (status `auth: 'required'`). */
   required?: AuthorizationRequiredError;
+  /** The identity provider's token endpoint, once known (jwt_bearer). */
+  private idpEndpoint?: Promise<IdpEndpoint>;
 
   constructor(
     readonly server: string,
@@ -85,7 +91,7 @@ export class JevOAuthProvider implements OAuthClientProvider {
   }
 
   get redirectUrl(): string | undefined {
-    if (!this.interactiveGrant) return undefined; // client_credentials: the SDK's non-interactive flow
+    if (!this.interactiveGrant) return undefined; // client_credentials, jwt_bearer: the SDK's non-interactive flow
     if (this.loopback) return this.externalRedirect ?? this.loopback.redirectUrl;
     // Not listening (no browser step possible now): only read when building a URL nobody opens.
     return this.record.client?.redirect_uris?.[0] ?? `http://127.0.0.1:${this.config.redirectPort ?? this.record.redirectPort ?? 0}/callback`;
@@ -99,7 +105,9 @@ export class JevOAuthProvider implements OAuthClientProvider {
     const scope = this.config.scopes?.length ? this.config.scopes.join(' ') : undefined;
     const base = { client_name: this.host.clientName ?? 'Jev Control Panel', ...(scope ? { scope } : {}) };
     if (!this.interactiveGrant) {
-      return { ...base, redirect_uris: [], grant_types: ['client_credentials'], token_endpoint_auth_method: this.config.privateKeyFile ? 'private_key_jwt' : 'client_secret_basic' };
+      const grant = this.config.grant === 'jwt_bearer' ? JWT_BEARER_GRANT : 'client_credentials';
+      const method = this.config.privateKeyFile ? 'private_key_jwt' : this.config.clientSecret || grant === 'client_credentials' ? 'client_secret_basic' : 'none';
+      return { ...base, redirect_uris: [], grant_types: [grant], token_endpoint_auth_method: method };
     }
     return {
       ...base,
@@ -185,11 +193,36 @@ export class JevOAuthProvider implements OAuthClientProvider {
     return this.flow.verifier;
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    if (this.interactiveGrant) return undefined; // the SDK's authorization_code exchange
-    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+  /**
+   * The token request of a non-interactive grant (undefined: the SDK's authorization_code exchange).
+   * `jwt_bearer` first gets an ID-JAG from the identity provider; its failures (IdentityProviderError)
+   * end the flow, so no token is saved and the server stays unauthorized.
+   */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
+    if (this.interactiveGrant) return undefined;
+    const params = new URLSearchParams({ grant_type: this.config.grant === 'jwt_bearer' ? JWT_BEARER_GRANT : 'client_credentials' });
+    if (this.config.grant === 'jwt_bearer') params.set('assertion', await this.idJag(scope));
     if (scope) params.set('scope', scope);
     return params;
+  }
+
+  /** A fresh ID-JAG for this server's authorization server (as discovered by the SDK's auth()) and resource. */
+  private async idJag(scope: string | undefined): Promise<string> {
+    const idp = this.config.identityProvider;
+    if (!idp) throw new IdentityProviderError(`server ${JSON.stringify(this.server)}: grant "jwt_bearer" needs oauth.identityProvider`);
+    await this.load();
+    const discovery = this.record.discovery;
+    if (!discovery) throw new IdentityProviderError(`server ${JSON.stringify(this.server)}: its authorization server is not known yet, so no ID-JAG can be addressed to it`);
+    // The ID-JAG is addressed to the authorization server by its issuer identifier, for the resource it protects.
+    const audience = discovery.authorizationServerMetadata?.issuer ?? discovery.authorizationServerUrl;
+    const resource = discovery.resourceMetadata?.resource ?? this.serverUrl;
+    const idToken = await readIdToken(this.server, idp, this.host.env ?? process.env);
+    this.idpEndpoint ??= idpTokenEndpoint(this.server, idp);
+    const endpoint = await this.idpEndpoint.catch((err: unknown) => {
+      this.idpEndpoint = undefined; // discovery is tried again next time
+      throw err;
+    });
+    return exchangeIdToken(this.server, idp, endpoint, idToken, { audience, resource, ...(scope ? { scope } : {}) });
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {

@@ -29,6 +29,8 @@ export interface OAuthHost {
   signInHint(server: string): string;
   /** `client_name` sent in dynamic client registration (default "Jev Control Panel"). */
   clientName?: string;
+  /** Environment that `oauth.identityProvider.idTokenEnv` names a variable of (default: the process's). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Default wait for the browser step: 5 minutes. */
