@@ -154,7 +154,12 @@ try {
     const button = page.locator('.action-label[aria-label="Gate Staged Changes"], .action-label[title="Gate Staged Changes"]').first();
     if (await button.count()) await button.click();
     else await quickPick(page, '>', 'Jev: Gate Staged Changes', say);
-    await page.locator('.notification-toast', { hasText: 'Jev gate' }).first().waitFor({ timeout: 120_000 });
+    // Some workbench builds show a new notification only as the bell's dot, with no toast: then open the
+    // notification centre, which lists it.
+    const verdict = page.locator('.notification-toast, .notifications-center .notification-list-item', { hasText: 'Jev gate' }).first();
+    await page.locator('[id="status.notifications"] .codicon-bell-dot, .notification-toast').first().waitFor({ timeout: 120_000 });
+    if (!(await page.locator('.notification-toast', { hasText: 'Jev gate' }).count())) await quickPick(page, '>', 'Notifications: Show Notifications', say);
+    await verdict.waitFor({ timeout: 30_000 });
     await page.waitForTimeout(800);
     await page.screenshot({ path: path.join(out, 'gate-verdict.png') });
   });
