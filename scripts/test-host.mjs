@@ -89,8 +89,43 @@ if (!ensureHost(say)) {
 const { startHost } = await import('./vscode-host/host-server.mjs');
 const { runTests } = await import('./vscode-host/run-tests.mjs');
 
+/** True while `pid` runs (a zombie, exited but not reaped, counts as gone). */
+function running(pid) {
+  try { process.kill(pid, 0); } catch { return false; }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch { return process.platform !== 'linux'; }
+}
+
+function commandLine(pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' '); } catch { return '?'; }
+}
+
+/**
+ * After code-server stopped: every pid an MCP server tree of the run recorded in <markers>/*.pids
+ * (test/host/suites/11-shutdown.test.ts) must be gone within 5 s. Returns undefined when they are, else the
+ * failure text naming each survivor and its command line (the survivors are then killed). With `required`,
+ * a run that recorded no pid fails too (the check would prove nothing).
+ */
+async function checkServersGone(label, markers, { required }) {
+  const files = fs.existsSync(markers) ? fs.readdirSync(markers).filter((f) => f.endsWith('.pids')) : [];
+  const pids = [...new Set(files.flatMap((f) => fs.readFileSync(path.join(markers, f), 'utf8').split('\n').filter(Boolean).map(Number)))];
+  if (pids.length === 0) return required ? 'no MCP server pid was recorded in the markers folder, so the shutdown check proved nothing' : undefined;
+  const t = Date.now();
+  while (Date.now() - t < 5_000 && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
+  const left = pids.filter(running);
+  if (left.length === 0) {
+    say(`${label}: all ${pids.length} MCP server processes (${files.length} trees) gone ${Date.now() - t} ms after code-server stopped`);
+    return undefined;
+  }
+  const lines = left.map((pid) => `  pid ${pid}: ${commandLine(pid)}`);
+  for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  return `${left.length} of ${pids.length} MCP server processes outlived the extension host by 5 s (killed now):\n${lines.join('\n')}`;
+}
+
 /** One run: a fresh server and workspace, the tests entry, then stop. */
-async function hostRun(label, { trust, tests, workspace }) {
+async function hostRun(label, { trust, tests, workspace, recordsServers = false }) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-host-'));
   const folder = path.join(scratch, 'workspace');
   const markers = path.join(scratch, 'markers');
@@ -101,6 +136,7 @@ async function hostRun(label, { trust, tests, workspace }) {
   workspace({ folder, markers, hostNode });
   say(`${label}: code-server on ${host.url}${trust ? ' (Workspace Trust on)' : ''}`);
   let result;
+  let orphans;
   try {
     result = await runTests({
       server: host.url,
@@ -113,9 +149,14 @@ async function hostRun(label, { trust, tests, workspace }) {
   } finally {
     if (flag('keep')) say(`${label}: kept ${host.stateDir} and ${scratch}`);
     await host.stop();
+    orphans = await checkServersGone(label, markers, { required: recordsServers && !value('grep') });
     if (!flag('keep')) fs.rmSync(scratch, { recursive: true, force: true });
   }
   if (result.code !== 0 && result.passed === null) say(`${label}: no mocha summary (see the log above; --verbose shows everything)`);
+  if (orphans) {
+    console.error(`${label}: ${orphans}`);
+    result = { ...result, code: 1, failed: result.failed + 1 };
+  }
   return result;
 }
 
@@ -125,6 +166,7 @@ if (!only || only === 'trusted') {
     trust: false,
     tests: 'index.js',
     workspace: ({ folder }) => writeTrustedWorkspace(folder),
+    recordsServers: true,
   }));
 }
 if (!only || only === 'untrusted') {
