@@ -16,6 +16,7 @@ import { SERVER_NAME } from '../mcp/identity';
 import { FeedStore } from '../panel/feed-store';
 import type { BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
 import { execute, type ExecutionOutcome } from '../registry/execute';
+import { SHUTDOWN_TREE_CLOSE } from '../registry/process-tree';
 import type { LiveJudgmentService } from '../tools/live-service';
 import { AgentsController } from './agents';
 import { BackendController } from './backend';
@@ -49,6 +50,7 @@ export class JevRuntime implements vscode.Disposable {
 
   private readonly ledger: LazyLedger;
   private refreshing: Promise<void> = Promise.resolve();
+  private stopping?: Promise<void>;
   private readonly disposables: vscode.Disposable[] = [];
   /** Resolves after the first refresh (settings, key, provider, registry). */
   readonly ready: Promise<void>;
@@ -236,14 +238,29 @@ export class JevRuntime implements vscode.Disposable {
     return execute({ registry, ledger: this.ledger, signal, onRecord: (record) => this.onRecord(record) }, this.agents.manifest(agent), decision);
   }
 
+  /**
+   * Stops everything for good, once (later calls get the same promise): the listeners, the endpoint, every
+   * MCP server's process tree with SHUTDOWN_TREE_CLOSE (about 2 s at most for a server that ignores both
+   * stdin closing and SIGTERM, within the 5 s VS Code waits for deactivate), the ledger. Never rejects.
+   */
+  shutdown(): Promise<void> {
+    this.stopping ??= (async () => {
+      for (const d of this.disposables) d.dispose();
+      await Promise.all([
+        this.endpoint.stop().catch((err: unknown) => this.log.warn(`endpoint stop: ${String(err)}`)),
+        this.servers.shutdown({ treeClose: SHUTDOWN_TREE_CLOSE }),
+      ]);
+      this.ledger.close();
+      this.statusEmitter.dispose();
+      this.serversEmitter.dispose();
+      this.agentsEmitter.dispose();
+      this.definitionsEmitter.dispose();
+    })();
+    return this.stopping;
+  }
+
+  /** `shutdown()` without waiting for it (a vscode.Disposable). */
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
-    void this.endpoint.stop();
-    void this.servers.shutdown();
-    this.ledger.close();
-    this.statusEmitter.dispose();
-    this.serversEmitter.dispose();
-    this.agentsEmitter.dispose();
-    this.definitionsEmitter.dispose();
+    void this.shutdown();
   }
 }
