@@ -136,6 +136,13 @@ let hooksInstalled = false;
 /** At host exit: how long the trees get after SIGTERM before SIGKILL, ms. */
 export const EXIT_TERM_MS = 300;
 
+/**
+ * After a signal that another handler of the host takes care of: how long that handler gets to shut down
+ * (and close the servers the orderly way) before the trees are ended anyway, ms. Shorter than the 5 s
+ * after which supervisors commonly follow SIGTERM with SIGKILL, which would leave the trees behind.
+ */
+export const SIGNAL_BACKSTOP_MS = 3_000;
+
 /** Blocks the thread for `ms` (the only way to wait inside a process 'exit' handler). */
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -173,7 +180,8 @@ export function trackedTrees(): number[] {
 /**
  * Tracks the tree led by `child` until `untrack` is called: when the host process exits (normally, or on
  * SIGINT / SIGTERM / SIGHUP that nothing else handles) the tree is ended (endTrackedTreesNow: SIGTERM,
- * then SIGKILL). A detached child no longer gets the terminal's Ctrl-C or a signal to the host's process
+ * then SIGKILL); a host that handles the signal itself but still runs SIGNAL_BACKSTOP_MS later has its
+ * trees ended then. A detached child no longer gets the terminal's Ctrl-C or a signal to the host's process
  * group, so without this hook a killed host would leave its servers running.
  */
 export function trackTree(child: ChildProcess): () => void {
@@ -185,8 +193,12 @@ export function trackTree(child: ChildProcess): () => void {
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
       const onSignal = () => {
         // Someone else handles the signal (the CLI's interrupt, the editor): they shut down cleanly, and
-        // the 'exit' hook ends what is left.
-        if (process.listenerCount(signal) > 1) return;
+        // the 'exit' hook ends what is left; should the host still run after the backstop (a handler that
+        // does not exit, a SIGKILL on its way), the trees are ended anyway.
+        if (process.listenerCount(signal) > 1) {
+          setTimeout(() => endTrackedTreesNow(), SIGNAL_BACKSTOP_MS).unref();
+          return;
+        }
         endTrackedTreesNow();
         process.off(signal, onSignal);
         process.kill(process.pid, signal);

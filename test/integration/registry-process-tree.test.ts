@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { EXIT_TERM_MS, SIGNAL_BACKSTOP_MS } from '../../src/registry/process-tree';
 import { ToolRegistry } from '../../src/registry/registry';
 import type { ServerConfig } from '../../src/registry/servers';
 import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
@@ -244,5 +245,22 @@ describe('a host process that goes away without closing its servers takes their 
     host.child.kill('SIGTERM');
     assert.deepEqual(await host.exited, { code: 0, signal: null });
     await allGone(host.pids, 1_000);
+  });
+
+  it('SIGTERM the host handles but does not exit on: the trees are ended after the backstop, the host still runs', async () => {
+    const host = await startHost(['--deaf-sigterm']);
+    const sent = Date.now();
+    host.child.kill('SIGTERM');
+    try {
+      await new Promise((r) => setTimeout(r, SIGNAL_BACKSTOP_MS - 500));
+      assert.ok(host.pids.every(alive), 'the host’s own handler gets the backstop time first');
+      await allGone(host.pids, 2_000);
+      const took = Date.now() - sent;
+      assert.ok(took >= SIGNAL_BACKSTOP_MS && took < SIGNAL_BACKSTOP_MS + EXIT_TERM_MS + 1_000, `ended ${took} ms after SIGTERM`);
+      assert.equal(host.child.exitCode, null, 'the host itself still runs');
+    } finally {
+      host.child.kill('SIGKILL');
+      await host.exited;
+    }
   });
 });
