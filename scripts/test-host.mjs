@@ -6,7 +6,10 @@
 //   1. trusted workspace (code-server --disable-workspace-trust): test/host/suites/*.test.ts
 //   2. untrusted workspace (Workspace Trust on, folder never trusted): test/host/untrusted/*.test.ts
 // The extension and the test-only chat-model extension (test/host/fixtures/chat-model) are loaded as
-// development extensions. Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
+// development extensions. After each run stops code-server, every MCP server pid the run recorded in its
+// markers folder (<name>.pids, test/host/suites/11-shutdown.test.ts) must be gone within 5 s, else the run
+// fails naming each survivor and its command line.
+// Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
 //   node scripts/test-host.mjs [--verbose] [--grep PATTERN] [--only trusted|untrusted] [--keep] [--bundle-only]
 // --bundle-only stops after bundling and writes out/test/host/workspace/ (the trusted run's workspace): what
 // .vscode-test.mjs (@vscode/test-cli on machines that can download VS Code) needs.

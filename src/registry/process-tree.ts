@@ -172,11 +172,6 @@ export function endTrackedTreesNow(termMs = EXIT_TERM_MS): void {
   for (const pid of left) signalTree(pid, 'SIGKILL');
 }
 
-/** Leaders (process group ids on POSIX) of the trees tracked now: spawned and not closed yet. */
-export function trackedTrees(): number[] {
-  return [...liveTrees];
-}
-
 /**
  * Tracks the tree led by `child` until `untrack` is called: when the host process exits (normally, or on
  * SIGINT / SIGTERM / SIGHUP that nothing else handles) the tree is ended (endTrackedTreesNow: SIGTERM,

@@ -98,8 +98,9 @@ describe('server process trees when the extension goes away', function () {
     await result;
     const ms = Date.now() - t0;
     assert.deepEqual(pids.filter(alive), [], `still running after deactivate() resolved (${ms} ms)`);
-    // VS Code waits a few seconds for deactivate; the shutdown must fit.
+    // VS Code waits 5 s for every extension's deactivate together; the shutdown must fit well inside.
     assert.ok(ms < 4_000, `deactivate() took ${ms} ms`);
+    console.log(`      deactivate() ended ${pids.length} server processes in ${ms} ms`);
     await api.reactivate();
   });
 
