@@ -6,8 +6,9 @@
 //   1. trusted workspace (code-server --disable-workspace-trust): test/host/suites/*.test.ts
 //   2. untrusted workspace (Workspace Trust on, folder never trusted): test/host/untrusted/*.test.ts
 // The extension and the test-only chat-model extension (test/host/fixtures/chat-model) are loaded as
-// development extensions. After each run stops code-server, every MCP server pid the run recorded in its
-// markers folder (<name>.pids, test/host/suites/11-shutdown.test.ts) must be gone within 5 s, else the run
+// development extensions. Every MCP server pid a run recorded in its markers folder (<name>.pids,
+// test/host/suites/11-shutdown.test.ts) must be gone within 8 s of the tests' end (the workbench has VS Code
+// terminate the extension host, which awaits deactivate) and after code-server is stopped, else the run
 // fails naming each survivor and its command line.
 // Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
 //   node scripts/test-host.mjs [--verbose] [--grep PATTERN] [--only trusted|untrusted] [--keep] [--bundle-only]
@@ -106,25 +107,47 @@ function commandLine(pid) {
 }
 
 /**
- * After code-server stopped: every pid an MCP server tree of the run recorded in <markers>/*.pids
- * (test/host/suites/11-shutdown.test.ts) must be gone within 5 s. Returns undefined when they are, else the
- * failure text naming each survivor and its command line (the survivors are then killed). With `required`,
- * a run that recorded no pid fails too (the check would prove nothing).
+ * Every pid an MCP server tree of the run recorded in <markers>/*.pids (test/host/suites/11-shutdown.test.ts)
+ * must be gone within `withinMs` after `when`. Returns undefined when they are, else the failure text naming
+ * each survivor and its command line (the survivors are then killed). With `required`, a run that recorded
+ * no pid fails too (the check would prove nothing).
  */
-async function checkServersGone(label, markers, { required }) {
+async function checkServersGone(label, markers, { required, withinMs, when }) {
   const files = fs.existsSync(markers) ? fs.readdirSync(markers).filter((f) => f.endsWith('.pids')) : [];
   const pids = [...new Set(files.flatMap((f) => fs.readFileSync(path.join(markers, f), 'utf8').split('\n').filter(Boolean).map(Number)))];
   if (pids.length === 0) return required ? 'no MCP server pid was recorded in the markers folder, so the shutdown check proved nothing' : undefined;
   const t = Date.now();
-  while (Date.now() - t < 5_000 && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() - t < withinMs && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
   const left = pids.filter(running);
   if (left.length === 0) {
-    say(`${label}: all ${pids.length} MCP server processes (${files.length} trees) gone ${Date.now() - t} ms after code-server stopped`);
+    say(`${label}: all ${pids.length} MCP server processes (${files.length} trees) gone ${Date.now() - t} ms after ${when}`);
     return undefined;
   }
   const lines = left.map((pid) => `  pid ${pid}: ${commandLine(pid)}`);
   for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
-  return `${left.length} of ${pids.length} MCP server processes outlived the extension host by 5 s (killed now):\n${lines.join('\n')}`;
+  return `${left.length} of ${pids.length} MCP server processes still ran ${withinMs} ms after ${when} (killed now):\n${lines.join('\n')}`;
+}
+
+/**
+ * The extension's own account of its shutdown: the `shut down in N ms` line JevRuntime.shutdown writes to
+ * its log (under <state>/user-data/logs, in the folder jevcp.jev-control-panel) once every server is closed. Only a
+ * deactivate() whose promise VS Code awaited gets that far before the extension host exits. Waits up to
+ * 3 s for it; returns the line or undefined.
+ */
+async function shutdownLogLine(stateDir) {
+  const logs = path.join(stateDir, 'user-data', 'logs');
+  const end = Date.now() + 3_000;
+  for (;;) {
+    const files = fs.existsSync(logs)
+      ? fs.readdirSync(logs, { recursive: true }).map(String).filter((f) => f.includes('jevcp.jev-control-panel') && f.endsWith('.log'))
+      : [];
+    for (const f of files) {
+      const line = fs.readFileSync(path.join(logs, f), 'utf8').split('\n').find((l) => / shut down in \d+ ms/.test(l));
+      if (line) return line;
+    }
+    if (Date.now() > end) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** One run: a fresh server and workspace, the tests entry, then stop. */
@@ -151,8 +174,18 @@ async function hostRun(label, { trust, tests, workspace, recordsServers = false 
     });
   } finally {
     if (flag('keep')) say(`${label}: kept ${host.stateDir} and ${scratch}`);
+    const required = recordsServers && !value('grep');
+    // When the tests end the workbench tells the extension host to terminate, and it awaits deactivate()
+    // (5 s at most): the servers must go then, while code-server still runs.
+    if (result) orphans = await checkServersGone(label, markers, { required, withinMs: 8_000, when: 'the tests ended (VS Code terminates the extension host, awaiting deactivate)' });
+    if (result && required && !orphans) {
+      const line = await shutdownLogLine(host.stateDir);
+      if (line) say(`${label}: the extension's log: ${line.replace(/^\S+ \S+ /, '')}`);
+      else orphans = 'the extension never logged "shut down in N ms": VS Code did not await its deactivate(), or the shutdown did not finish before the extension host exited';
+    }
     await host.stop();
-    orphans = await checkServersGone(label, markers, { required: recordsServers && !value('grep') });
+    // And nothing may survive code-server itself being stopped (SIGTERM to its group, SIGKILL after 5 s).
+    orphans ??= await checkServersGone(label, markers, { required, withinMs: 5_000, when: 'code-server stopped' });
     if (!flag('keep')) fs.rmSync(scratch, { recursive: true, force: true });
   }
   if (result.code !== 0 && result.passed === null) say(`${label}: no mocha summary (see the log above; --verbose shows everything)`);

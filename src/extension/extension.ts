@@ -38,8 +38,9 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   const definitions = new JevMcpDefinitions(core);
 
   context.subscriptions.push(
-    log,
-    core,
+    // The log outlives the shutdown: VS Code disposes the subscriptions right after calling deactivate(),
+    // while the servers are still closing and reporting (a closed channel throws on every write).
+    { dispose: () => void core.shutdown().finally(() => log.dispose()) },
     panels,
     view,
     statusBar,

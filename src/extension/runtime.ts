@@ -245,11 +245,13 @@ export class JevRuntime implements vscode.Disposable {
    */
   shutdown(): Promise<void> {
     this.stopping ??= (async () => {
+      const started = Date.now();
+      const servers = this.servers.startedServers.length;
       for (const d of this.disposables) d.dispose();
-      await Promise.all([
-        this.endpoint.stop().catch((err: unknown) => this.log.warn(`endpoint stop: ${String(err)}`)),
-        this.servers.shutdown({ treeClose: SHUTDOWN_TREE_CLOSE }),
-      ]);
+      // allSettled: a failing endpoint stop must not cut the wait for the servers' trees short.
+      const [endpoint] = await Promise.allSettled([this.endpoint.stop(), this.servers.shutdown({ treeClose: SHUTDOWN_TREE_CLOSE })]);
+      const failed = endpoint.status === 'rejected' ? ` (its stop failed: ${String(endpoint.reason)})` : '';
+      this.safeInfo(`shut down in ${Date.now() - started} ms: the endpoint${failed} and the MCP servers closed (${servers} started since activation)`);
       this.ledger.close();
       this.statusEmitter.dispose();
       this.serversEmitter.dispose();
@@ -257,6 +259,15 @@ export class JevRuntime implements vscode.Disposable {
       this.definitionsEmitter.dispose();
     })();
     return this.stopping;
+  }
+
+  // Shutdown must not fail on its log: the channel may be closed already.
+  private safeInfo(message: string): void {
+    try {
+      this.log.info(message);
+    } catch {
+      // the log channel is gone
+    }
   }
 
   /** `shutdown()` without waiting for it (a vscode.Disposable). */
