@@ -129,12 +129,13 @@ async function checkServersGone(label, markers, { required, withinMs, when }) {
 }
 
 /**
- * The extension's own account of its shutdown: the `shut down in N ms` line JevRuntime.shutdown writes to
- * its log (under <state>/user-data/logs, in the folder jevcp.jev-control-panel) once every server is closed. Only a
- * deactivate() whose promise VS Code awaited gets that far before the extension host exits. Waits up to
- * 3 s for it; returns the line or undefined.
+ * The extension's own account of its last shutdown: the `shut down in N ms … started: NAMES` line
+ * JevRuntime.shutdown writes to its log (under <state>/user-data/logs, in the folder
+ * jevcp.jev-control-panel) once every server is closed, naming each of `names` (earlier re-activations
+ * write such lines too, for other servers). Only a deactivate() whose promise VS Code awaited gets that far
+ * before the extension host exits. Waits up to 3 s for it; returns the line or undefined.
  */
-async function shutdownLogLine(stateDir) {
+async function shutdownLogLine(stateDir, names) {
   const logs = path.join(stateDir, 'user-data', 'logs');
   const end = Date.now() + 3_000;
   for (;;) {
@@ -142,7 +143,8 @@ async function shutdownLogLine(stateDir) {
       ? fs.readdirSync(logs, { recursive: true }).map(String).filter((f) => f.includes('jevcp.jev-control-panel') && f.endsWith('.log'))
       : [];
     for (const f of files) {
-      const line = fs.readFileSync(path.join(logs, f), 'utf8').split('\n').find((l) => / shut down in \d+ ms/.test(l));
+      const line = fs.readFileSync(path.join(logs, f), 'utf8').split('\n')
+        .find((l) => / shut down in \d+ ms/.test(l) && names.every((n) => l.includes(n)));
       if (line) return line;
     }
     if (Date.now() > end) return undefined;
@@ -179,9 +181,11 @@ async function hostRun(label, { trust, tests, workspace, recordsServers = false 
     // (5 s at most): the servers must go then, while code-server still runs.
     if (result) orphans = await checkServersGone(label, markers, { required, withinMs: 8_000, when: 'the tests ended (VS Code terminates the extension host, awaiting deactivate)' });
     if (result && required && !orphans) {
-      const line = await shutdownLogLine(host.stateDir);
+      // The trees the last test leaves running (11-shutdown.test.ts names them shutdown-*).
+      const names = fs.readdirSync(markers).filter((f) => f.startsWith('shutdown-') && f.endsWith('.pids')).map((f) => f.slice(0, -'.pids'.length));
+      const line = names.length ? await shutdownLogLine(host.stateDir, names) : undefined;
       if (line) say(`${label}: the extension's log: ${line.replace(/^\S+ \S+ /, '')}`);
-      else orphans = 'the extension never logged "shut down in N ms": VS Code did not await its deactivate(), or the shutdown did not finish before the extension host exited';
+      else orphans = `the extension never logged "shut down in N ms" naming ${names.join(', ') || 'the shutdown-* servers (none recorded)'}: VS Code did not await its deactivate(), or the shutdown did not finish before the extension host exited`;
     }
     await host.stop();
     // And nothing may survive code-server itself being stopped (SIGTERM to its group, SIGKILL after 5 s).

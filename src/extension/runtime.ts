@@ -246,12 +246,13 @@ export class JevRuntime implements vscode.Disposable {
   shutdown(): Promise<void> {
     this.stopping ??= (async () => {
       const started = Date.now();
-      const servers = this.servers.startedServers.length;
+      const servers = this.servers.startedServers.slice();
       for (const d of this.disposables) d.dispose();
       // allSettled: a failing endpoint stop must not cut the wait for the servers' trees short.
       const [endpoint] = await Promise.allSettled([this.endpoint.stop(), this.servers.shutdown({ treeClose: SHUTDOWN_TREE_CLOSE })]);
       const failed = endpoint.status === 'rejected' ? ` (its stop failed: ${String(endpoint.reason)})` : '';
-      this.safeInfo(`shut down in ${Date.now() - started} ms: the endpoint${failed} and the MCP servers closed (${servers} started since activation)`);
+      const names = servers.length ? `, started: ${servers.join(', ')}` : '';
+      this.safeInfo(`shut down in ${Date.now() - started} ms: the endpoint${failed} and every MCP server closed (${servers.length} started${names})`);
       this.ledger.close();
       this.statusEmitter.dispose();
       this.serversEmitter.dispose();
