@@ -6,7 +6,11 @@
 //   1. trusted workspace (code-server --disable-workspace-trust): test/host/suites/*.test.ts
 //   2. untrusted workspace (Workspace Trust on, folder never trusted): test/host/untrusted/*.test.ts
 // The extension and the test-only chat-model extension (test/host/fixtures/chat-model) are loaded as
-// development extensions. Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
+// development extensions. Every MCP server pid a run recorded in its markers folder (<name>.pids,
+// test/host/suites/11-shutdown.test.ts) must be gone within 8 s of the tests' end (the workbench has VS Code
+// terminate the extension host, which awaits deactivate) and after code-server is stopped, else the run
+// fails naming each survivor and its command line.
+// Exit code 0 only when both runs pass; the last line is `N passed, N failed`.
 //   node scripts/test-host.mjs [--verbose] [--grep PATTERN] [--only trusted|untrusted] [--keep] [--bundle-only]
 // --bundle-only stops after bundling and writes out/test/host/workspace/ (the trusted run's workspace): what
 // .vscode-test.mjs (@vscode/test-cli on machines that can download VS Code) needs.
@@ -89,8 +93,67 @@ if (!ensureHost(say)) {
 const { startHost } = await import('./vscode-host/host-server.mjs');
 const { runTests } = await import('./vscode-host/run-tests.mjs');
 
+/** True while `pid` runs (a zombie, exited but not reaped, counts as gone). */
+function running(pid) {
+  try { process.kill(pid, 0); } catch { return false; }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch { return process.platform !== 'linux'; }
+}
+
+function commandLine(pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' '); } catch { return '?'; }
+}
+
+/**
+ * Every pid an MCP server tree of the run recorded in <markers>/*.pids (test/host/suites/11-shutdown.test.ts)
+ * must be gone within `withinMs` after `when`. Returns undefined when they are, else the failure text naming
+ * each survivor and its command line (the survivors are then killed). With `required`, a run that recorded
+ * no pid fails too (the check would prove nothing).
+ */
+async function checkServersGone(label, markers, { required, withinMs, when }) {
+  const files = fs.existsSync(markers) ? fs.readdirSync(markers).filter((f) => f.endsWith('.pids')) : [];
+  const pids = [...new Set(files.flatMap((f) => fs.readFileSync(path.join(markers, f), 'utf8').split('\n').filter(Boolean).map(Number)))];
+  if (pids.length === 0) return required ? 'no MCP server pid was recorded in the markers folder, so the shutdown check proved nothing' : undefined;
+  const t = Date.now();
+  while (Date.now() - t < withinMs && pids.some(running)) await new Promise((r) => setTimeout(r, 50));
+  const left = pids.filter(running);
+  if (left.length === 0) {
+    say(`${label}: all ${pids.length} MCP server processes (${files.length} trees) gone ${Date.now() - t} ms after ${when}`);
+    return undefined;
+  }
+  const lines = left.map((pid) => `  pid ${pid}: ${commandLine(pid)}`);
+  for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  return `${left.length} of ${pids.length} MCP server processes still ran ${withinMs} ms after ${when} (killed now):\n${lines.join('\n')}`;
+}
+
+/**
+ * The extension's own account of its last shutdown: the `shut down in N ms … started: NAMES` line
+ * JevRuntime.shutdown writes to its log (under <state>/user-data/logs, in the folder
+ * jevcp.jev-control-panel) once every server is closed, naming each of `names` (earlier re-activations
+ * write such lines too, for other servers). Only a deactivate() whose promise VS Code awaited gets that far
+ * before the extension host exits. Waits up to 3 s for it; returns the line or undefined.
+ */
+async function shutdownLogLine(stateDir, names) {
+  const logs = path.join(stateDir, 'user-data', 'logs');
+  const end = Date.now() + 3_000;
+  for (;;) {
+    const files = fs.existsSync(logs)
+      ? fs.readdirSync(logs, { recursive: true }).map(String).filter((f) => f.includes('jevcp.jev-control-panel') && f.endsWith('.log'))
+      : [];
+    for (const f of files) {
+      const line = fs.readFileSync(path.join(logs, f), 'utf8').split('\n')
+        .find((l) => / shut down in \d+ ms/.test(l) && names.every((n) => l.includes(n)));
+      if (line) return line;
+    }
+    if (Date.now() > end) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** One run: a fresh server and workspace, the tests entry, then stop. */
-async function hostRun(label, { trust, tests, workspace }) {
+async function hostRun(label, { trust, tests, workspace, recordsServers = false }) {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-host-'));
   const folder = path.join(scratch, 'workspace');
   const markers = path.join(scratch, 'markers');
@@ -101,6 +164,7 @@ async function hostRun(label, { trust, tests, workspace }) {
   workspace({ folder, markers, hostNode });
   say(`${label}: code-server on ${host.url}${trust ? ' (Workspace Trust on)' : ''}`);
   let result;
+  let orphans;
   try {
     result = await runTests({
       server: host.url,
@@ -112,10 +176,27 @@ async function hostRun(label, { trust, tests, workspace }) {
     });
   } finally {
     if (flag('keep')) say(`${label}: kept ${host.stateDir} and ${scratch}`);
+    const required = recordsServers && !value('grep');
+    // When the tests end the workbench tells the extension host to terminate, and it awaits deactivate()
+    // (5 s at most): the servers must go then, while code-server still runs.
+    if (result) orphans = await checkServersGone(label, markers, { required, withinMs: 8_000, when: 'the tests ended (VS Code terminates the extension host, awaiting deactivate)' });
+    if (result && required && !orphans) {
+      // The trees the last test leaves running (11-shutdown.test.ts names them shutdown-*).
+      const names = fs.readdirSync(markers).filter((f) => f.startsWith('shutdown-') && f.endsWith('.pids')).map((f) => f.slice(0, -'.pids'.length));
+      const line = names.length ? await shutdownLogLine(host.stateDir, names) : undefined;
+      if (line) say(`${label}: the extension's log: ${line.replace(/^\S+ \S+ /, '')}`);
+      else orphans = `the extension never logged "shut down in N ms" naming ${names.join(', ') || 'the shutdown-* servers (none recorded)'}: VS Code did not await its deactivate(), or the shutdown did not finish before the extension host exited`;
+    }
     await host.stop();
+    // And nothing may survive code-server itself being stopped (SIGTERM to its group, SIGKILL after 5 s).
+    orphans ??= await checkServersGone(label, markers, { required, withinMs: 5_000, when: 'code-server stopped' });
     if (!flag('keep')) fs.rmSync(scratch, { recursive: true, force: true });
   }
   if (result.code !== 0 && result.passed === null) say(`${label}: no mocha summary (see the log above; --verbose shows everything)`);
+  if (orphans) {
+    console.error(`${label}: ${orphans}`);
+    result = { ...result, code: 1, failed: result.failed + 1 };
+  }
   return result;
 }
 
@@ -125,6 +206,7 @@ if (!only || only === 'trusted') {
     trust: false,
     tests: 'index.js',
     workspace: ({ folder }) => writeTrustedWorkspace(folder),
+    recordsServers: true,
   }));
 }
 if (!only || only === 'untrusted') {

@@ -41,7 +41,7 @@ export class CoreHost implements vscode.Disposable {
   get(): Promise<JevRuntime> {
     this.promise ??= this.module().then(({ JevRuntime }) => {
       const runtime = new JevRuntime(this.context, this.log);
-      if (this.disposed) runtime.dispose();
+      if (this.disposed) void runtime.shutdown();
       this.runtime = runtime;
       for (const listener of this.listeners.splice(0)) listener(runtime);
       return runtime;
@@ -68,12 +68,13 @@ export class CoreHost implements vscode.Disposable {
   }
 
   /**
-   * Disposes the runtime and builds a new one, as a window reload would (test API: the host tests cannot
-   * reload the window they run in). Every onLoaded listener sees the new runtime.
+   * Shuts the runtime down and builds a new one, as a window reload would (test API: the host tests cannot
+   * reload the window they run in), also after `shutdown()`. Every onLoaded listener sees the new runtime.
    */
   async reload(): Promise<JevRuntime> {
     const old = await this.get();
-    old.dispose();
+    await old.shutdown();
+    this.disposed = false;
     this.runtime = undefined;
     this.promise = undefined;
     this.listeners.splice(0, this.listeners.length, ...this.allListeners);
@@ -82,8 +83,17 @@ export class CoreHost implements vscode.Disposable {
     return runtime;
   }
 
-  dispose(): void {
+  /**
+   * Stops the runtime for good (JevRuntime.shutdown: endpoint, every MCP server's process tree, ledger);
+   * a runtime still loading is stopped once it exists. Resolves when the loaded one has stopped.
+   */
+  shutdown(): Promise<void> {
     this.disposed = true;
-    this.runtime?.dispose();
+    return this.runtime?.shutdown() ?? Promise.resolve();
+  }
+
+  /** `shutdown()` without waiting (context.subscriptions). */
+  dispose(): void {
+    void this.shutdown();
   }
 }

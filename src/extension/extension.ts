@@ -20,11 +20,15 @@ import { openedAuthorizationUrls } from './mcp-client/sign-in-commands';
 /** Name of the LogOutputChannel. */
 export const LOG_CHANNEL = 'Jev Control Panel';
 
+/** The runtime host of the current activation, for deactivate(). */
+let activeCore: CoreHost | undefined;
+
 export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPanelPublicApi {
   const started = performance.now();
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
   const log = vscode.window.createOutputChannel(LOG_CHANNEL, { log: true });
   const core = new CoreHost(context, log);
+  activeCore = core;
   // The panels read the actions only once a panel opens, after they exist.
   const panels = new DecisionPanels(context.extensionUri, core, () => actions);
   const deps = { context, core, panels };
@@ -34,8 +38,9 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   const definitions = new JevMcpDefinitions(core);
 
   context.subscriptions.push(
-    log,
-    core,
+    // The log outlives the shutdown: VS Code disposes the subscriptions right after calling deactivate(),
+    // while the servers are still closing and reporting (a closed channel throws on every write).
+    { dispose: () => void core.shutdown().finally(() => log.dispose()) },
     panels,
     view,
     statusBar,
@@ -100,6 +105,13 @@ export function activate(context: vscode.ExtensionContext): JevPanelApi | JevPan
   };
 }
 
-export function deactivate(): void {
-  // Disposables in context.subscriptions close the endpoint, the MCP servers and the ledger.
+/**
+ * Called by VS Code when the extension is deactivated or the extension host shuts down. Resolves once the
+ * endpoint, every MCP server's process tree and the ledger are closed (about 2 s at most; VS Code waits up
+ * to 5 s for the promise before the host exits). VS Code then disposes context.subscriptions, which finds
+ * the same shutdown under way. Whatever is still running when the host process exits is ended by the
+ * registry's exit hook (process-tree.ts); a host killed with SIGKILL runs no code at all.
+ */
+export function deactivate(): Promise<void> {
+  return activeCore?.shutdown() ?? Promise.resolve();
 }

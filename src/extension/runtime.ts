@@ -16,6 +16,7 @@ import { SERVER_NAME } from '../mcp/identity';
 import { FeedStore } from '../panel/feed-store';
 import type { BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
 import { execute, type ExecutionOutcome } from '../registry/execute';
+import { SHUTDOWN_TREE_CLOSE } from '../registry/process-tree';
 import type { LiveJudgmentService } from '../tools/live-service';
 import { AgentsController } from './agents';
 import { BackendController } from './backend';
@@ -49,6 +50,7 @@ export class JevRuntime implements vscode.Disposable {
 
   private readonly ledger: LazyLedger;
   private refreshing: Promise<void> = Promise.resolve();
+  private stopping?: Promise<void>;
   private readonly disposables: vscode.Disposable[] = [];
   /** Resolves after the first refresh (settings, key, provider, registry). */
   readonly ready: Promise<void>;
@@ -236,14 +238,41 @@ export class JevRuntime implements vscode.Disposable {
     return execute({ registry, ledger: this.ledger, signal, onRecord: (record) => this.onRecord(record) }, this.agents.manifest(agent), decision);
   }
 
+  /**
+   * Stops everything for good, once (later calls get the same promise): the listeners, the endpoint, every
+   * MCP server's process tree with SHUTDOWN_TREE_CLOSE (about 2 s at most for a server that ignores both
+   * stdin closing and SIGTERM, within the 5 s VS Code waits for deactivate), the ledger. Never rejects.
+   */
+  shutdown(): Promise<void> {
+    this.stopping ??= (async () => {
+      const started = Date.now();
+      const servers = this.servers.startedServers.slice();
+      for (const d of this.disposables) d.dispose();
+      // allSettled: a failing endpoint stop must not cut the wait for the servers' trees short.
+      const [endpoint] = await Promise.allSettled([this.endpoint.stop(), this.servers.shutdown({ treeClose: SHUTDOWN_TREE_CLOSE })]);
+      const failed = endpoint.status === 'rejected' ? ` (its stop failed: ${String(endpoint.reason)})` : '';
+      const names = servers.length ? `, started: ${servers.join(', ')}` : '';
+      this.safeInfo(`shut down in ${Date.now() - started} ms: the endpoint${failed} and every MCP server closed (${servers.length} started${names})`);
+      this.ledger.close();
+      this.statusEmitter.dispose();
+      this.serversEmitter.dispose();
+      this.agentsEmitter.dispose();
+      this.definitionsEmitter.dispose();
+    })();
+    return this.stopping;
+  }
+
+  // Shutdown must not fail on its log: the channel may be closed already.
+  private safeInfo(message: string): void {
+    try {
+      this.log.info(message);
+    } catch {
+      // the log channel is gone
+    }
+  }
+
+  /** `shutdown()` without waiting for it (a vscode.Disposable). */
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
-    void this.endpoint.stop();
-    void this.servers.shutdown();
-    this.ledger.close();
-    this.statusEmitter.dispose();
-    this.serversEmitter.dispose();
-    this.agentsEmitter.dispose();
-    this.definitionsEmitter.dispose();
+    void this.shutdown();
   }
 }

@@ -15,6 +15,7 @@ import { SERVER_NAME } from '../mcp/identity';
 import type { ServerView } from '../panel/protocol';
 import type { ConnectionOptions, ConnectionStatus, McpConnection, RemoteTool } from '../registry/connection';
 import type { SignInInteraction } from '../registry/oauth/sign-in';
+import type { TreeCloseTiming } from '../registry/process-tree';
 import { registerJudgmentTools } from '../registry/judgment-tools';
 import { ToolRegistry, type RegistryEvent } from '../registry/registry';
 import { canonicalJson, type ServerDiff } from '../registry/server-diff';
@@ -288,9 +289,12 @@ export class ServerSupervisor {
     void memory.update(TOOL_MEMORY, all);
   }
 
-  /** Closes every connection (killing stdio children). */
-  shutdown(): Promise<void> {
-    return this.current?.shutdown() ?? Promise.resolve();
+  /**
+   * Closes every connection, ending each stdio server's process tree (`opts.treeClose`: the timing, e.g.
+   * SHUTDOWN_TREE_CLOSE when the extension is deactivated). Never rejects.
+   */
+  shutdown(opts: { treeClose?: Partial<TreeCloseTiming> } = {}): Promise<void> {
+    return this.current?.shutdown(opts).catch(() => undefined) ?? Promise.resolve();
   }
 
   private noteStarted(connection: McpConnection): void {

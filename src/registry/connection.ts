@@ -11,7 +11,7 @@ import { finishSignIn, oauthProviderFor, retryAfterSignIn, signInAgain, withOAut
 import type { JevOAuthProvider } from './oauth/provider';
 import { AuthorizationRequiredError, type SignInInteraction } from './oauth/sign-in';
 import { listAllTools } from './list-tools';
-import { DEFAULT_TREE_CLOSE } from './process-tree';
+import { DEFAULT_TREE_CLOSE, type TreeCloseTiming } from './process-tree';
 import { LineRing } from './ring';
 import { DEFAULT_CALL_TIMEOUT_MS, describeServerTarget, isHttpConfig, type ServerConfig } from './servers';
 import { describeStartFailure } from './start-failure';
@@ -341,9 +341,11 @@ export class McpConnection {
     }
   }
 
-  private dispose(session: Session): Promise<void> {
+  private dispose(session: Session, treeClose?: TreeCloseTiming): Promise<void> {
     if (!session.disposed) {
       session.disposed = (async () => {
+        // A shutdown's own timing must reach the tree before client.close() closes it the usual way.
+        const tree = treeClose ? killSessionChild(session, treeClose) : undefined;
         // A Streamable HTTP session is ended with DELETE (the server may answer 405: it keeps no sessions).
         if (session.transport instanceof StreamableHTTPClientTransport && session.transport.sessionId) {
           const transport = session.transport;
@@ -354,7 +356,7 @@ export class McpConnection {
         } catch {
           // closing a broken session may fail; the process tree is ended below
         }
-        await killSessionChild(session);
+        await (tree ?? killSessionChild(session));
         this.sessions.delete(session);
       })();
     }
@@ -377,15 +379,19 @@ export class McpConnection {
     return this.everStarted ? this.restart() : this.status;
   }
 
-  /** Closes the connection for good: cancels restarts and ends every session, killing its child. */
-  async close(): Promise<void> {
+  /**
+   * Closes the connection for good: cancels restarts and ends every session, killing its child's tree.
+   * `opts.treeClose` replaces the configured tree-close timing for this close (a host shutting down).
+   */
+  async close(opts: { treeClose?: Partial<TreeCloseTiming> } = {}): Promise<void> {
     this.closing = true;
     this.stopRoots?.();
     this.gen++;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.current = undefined;
-    await Promise.all([...this.sessions].map((s) => this.dispose(s)));
+    const timing = opts.treeClose ? { ...DEFAULT_TREE_CLOSE, ...this.options.treeClose, ...opts.treeClose } : undefined;
+    await Promise.all([...this.sessions].map((s) => this.dispose(s, timing)));
     await this.oauth?.close();
     this.state = { state: 'closed', since: Date.now(), restarts: this.state.restarts };
     this.options.onStatus?.(this);

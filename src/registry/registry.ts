@@ -6,6 +6,7 @@ import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest,
 import type { RegistryCallOptions, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolSpec, WhyAnswer } from './registry-types';
 import { checkJsonObject, mapCallResult } from './result';
 import { checkAgainstSchema } from './schema';
+import type { TreeCloseTiming } from './process-tree';
 import { sameServerConfig, type ServerDiff } from './server-diff';
 import type { NamedServer, ServerSource } from './servers';
 
@@ -396,9 +397,12 @@ export class ToolRegistry {
     return mapCallResult(tool.id, raw, tool.server);
   }
 
-  /** Closes every connection (killing stdio children); resolves when all are gone. */
-  async shutdown(): Promise<void> {
-    await Promise.all(this.connections.map((c) => c.close()));
+  /**
+   * Closes every connection (ending each stdio server's process tree); resolves when all are gone.
+   * `opts.treeClose` replaces the tree-close timing (SHUTDOWN_TREE_CLOSE when the host is going away).
+   */
+  async shutdown(opts: { treeClose?: Partial<TreeCloseTiming> } = {}): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.close(opts)));
   }
 }
 

@@ -91,7 +91,12 @@ export function describeExit(session: Session | undefined, ring: LineRing, fallb
   return `${how}${when}${tail.length ? `; last stderr: ${tail.join(' | ')}` : ''}`;
 }
 
-/** Ends the session's process tree (stdin closed, grace, SIGTERM, SIGKILL to the group). Never rejects. */
-export async function killSessionChild(session: Session): Promise<void> {
-  await session.transport.close().catch(() => undefined);
+/**
+ * Ends the session's process tree (stdin closed, grace, SIGTERM, SIGKILL to the group), with `timing`
+ * instead of the transport's own when given and the tree is not being closed yet. Never rejects.
+ */
+export async function killSessionChild(session: Session, timing?: TreeCloseTiming): Promise<void> {
+  const transport = session.transport;
+  const closing = timing && transport instanceof ProcessTreeStdioTransport ? transport.close(timing) : transport.close();
+  await closing.catch(() => undefined);
 }

@@ -154,14 +154,15 @@ export class ProcessTreeStdioTransport implements Transport {
 
   /**
    * Ends the process tree (stdin closed, grace, SIGTERM to the group, SIGKILL; process-tree.ts) and then
-   * calls `onclose` once. Idempotent; never rejects.
+   * calls `onclose` once. `timing` (default: the one given to the constructor) applies to the first call
+   * only. Idempotent; never rejects.
    */
-  close(): Promise<void> {
+  close(timing: TreeCloseTiming = this.timing): Promise<void> {
     if (!this.closing) {
       this.closing = (async () => {
         const child = this.child;
         if (child?.pid !== undefined) {
-          await closeProcessTree(child, this.timing);
+          await closeProcessTree(child, timing);
           // Let the last stdout bytes of an exited server arrive before reporting the close.
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([this.streamsClosed, new Promise((r) => (timer = setTimeout(r, 500)))]);

@@ -8,10 +8,12 @@
  * never used. POSIX only: the Windows path (taskkill /T /F) is not exercised here.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { EXIT_TERM_MS, SIGNAL_BACKSTOP_MS } from '../../src/registry/process-tree';
 import { ToolRegistry } from '../../src/registry/registry';
 import type { ServerConfig } from '../../src/registry/servers';
 import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
@@ -187,5 +189,78 @@ describe('jevcp runs leave no server process behind', () => {
     assert.deepEqual([printed.execution.executed, printed.execution.ok, printed.execution.tool], [true, true, 'launched/ok']);
     assert.equal(everyPid().length - before, 5, 'every configured server was started, used or not');
     assert.deepEqual(everyPid().filter(alive), [], 'no server process outlives jevcp step --execute');
+  });
+});
+
+describe('a host process that goes away without closing its servers takes their trees with it', () => {
+  const HOST = join(root, 'test', 'fixtures', 'hosts', 'registry-host.ts');
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'jev-tree-host-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+
+  /** Starts the host with an `sh -c` and a launcher tree (both nasty); resolves once all four pids run. */
+  async function startHost(flags: string[] = []) {
+    const files = [join(dir, `sh-${++n}.pids`), join(dir, `launcher-${n}.pids`)];
+    const servers = [
+      { name: 'wrapped', source: 'config', config: serverConfig('sh -c', files[0]!) },
+      { name: 'launched', source: 'config', config: serverConfig('launcher', files[1]!) },
+    ];
+    const child = spawn(process.execPath, ['--import', 'tsx', HOST, JSON.stringify(servers), ...flags], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    await until(`the host to be ready (${out})`, () => out.includes('ready\n'), 20_000);
+    const pids = await until('four pids', () => (files.flatMap(pidsIn).length === 4 ? files.flatMap(pidsIn) : undefined));
+    assert.ok(pids.every(alive), 'every tree runs while the host does');
+    return { child, pids, exited, output: () => out };
+  }
+
+  it('process.exit without a shutdown: the exit hook sends SIGTERM, then SIGKILL to what ignores it', async () => {
+    const host = await startHost();
+    host.child.stdin.write('exit\n');
+    assert.deepEqual(await host.exited, { code: 0, signal: null });
+    await allGone(host.pids, 1_000);
+  });
+
+  it('an uncaught exception in the host', async () => {
+    const host = await startHost();
+    host.child.stdin.write('throw\n');
+    assert.equal((await host.exited).code, 1, host.output());
+    await allGone(host.pids, 1_000);
+  });
+
+  it('SIGTERM nobody else handles: the hook ends the trees, then the host dies of the signal', async () => {
+    const host = await startHost();
+    host.child.kill('SIGTERM');
+    assert.deepEqual(await host.exited, { code: null, signal: 'SIGTERM' });
+    await allGone(host.pids, 1_000);
+  });
+
+  it('SIGTERM the host handles itself (as an editor does) by exiting: the exit hook ends the trees', async () => {
+    const host = await startHost(['--own-sigterm']);
+    host.child.kill('SIGTERM');
+    assert.deepEqual(await host.exited, { code: 0, signal: null });
+    await allGone(host.pids, 1_000);
+  });
+
+  it('SIGTERM the host handles but does not exit on: the trees are ended after the backstop, the host still runs', async () => {
+    const host = await startHost(['--deaf-sigterm']);
+    const sent = Date.now();
+    host.child.kill('SIGTERM');
+    try {
+      await new Promise((r) => setTimeout(r, SIGNAL_BACKSTOP_MS - 500));
+      assert.ok(host.pids.every(alive), 'the host’s own handler gets the backstop time first');
+      await allGone(host.pids, 2_000);
+      const took = Date.now() - sent;
+      assert.ok(took >= SIGNAL_BACKSTOP_MS && took < SIGNAL_BACKSTOP_MS + EXIT_TERM_MS + 1_000, `ended ${took} ms after SIGTERM`);
+      assert.equal(host.child.exitCode, null, 'the host itself still runs');
+    } finally {
+      host.child.kill('SIGKILL');
+      await host.exited;
+    }
   });
 });
