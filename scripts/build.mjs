@@ -120,16 +120,29 @@ if (existsSync(join(root, 'webview/card/main.ts'))) {
   };
   // UTF-8 output (the page declares it) instead of \u escapes; ext-apps' console.debug traces dropped.
   const inline = { bundle: true, minify: true, write: false, logLevel: 'warning', legalComments: 'none', charset: 'utf8' };
+  // The what-if engine (webview/whatif-entry.ts: tools, policy, replay) is a second script, kept in the
+  // page as inert text and run by the card after its first paint; its zod is the card's (the bridge).
+  const whatIfStandIns = {
+    name: 'card-whatif-stand-ins',
+    setup(b) {
+      b.onResolve({ filter: /^zod(\/v4)?$/ }, () => ({ path: join(root, 'webview/shims/zod-card-bridge.ts') }));
+      b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'webview/shims/node-crypto.ts') }));
+      b.onResolve({ filter: /[\\/]tools[\\/]jev-evaluate$/ }, () => ({ path: join(root, 'webview/shims/jev-evaluate-card.ts') }));
+    },
+  };
   jobs.push(Promise.all([
     // The banner is the bench's first mark (webview/card/main.ts lists them): before any module runs.
     build({ ...inline, entryPoints: [join(root, 'webview/card/main.ts')], platform: 'browser', target: 'es2022', format: 'iife',
       banner: { js: 'document.documentElement.dataset.bundleStart=String(performance.now());' },
       supported: { 'inline-script': false }, pure: ['console.debug'], plugins: [pureSchemas, zodEnglishOnly, cardStandIns] }),
     build({ ...inline, entryPoints: [join(root, 'webview/card/card.css')], supported: { 'inline-style': false } }),
-  ]).then(([js, css]) => {
+    build({ ...inline, entryPoints: [join(root, 'webview/whatif-entry.ts')], platform: 'browser', target: 'es2022', format: 'iife',
+      supported: { 'inline-script': false }, plugins: [whatIfStandIns] }),
+  ]).then(([js, css, whatIf]) => {
     const html = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Jev decision</title>' +
       `<style>${css.outputFiles[0].text}</style></head><body><div id="app"><p class="waiting" id="waiting">Waiting for the decision…</p></div>` +
+      `<script type="text/plain" id="jev-whatif">${whatIf.outputFiles[0].text}</script>` +
       `<script>${js.outputFiles[0].text}</script></body></html>\n`;
     writeFileSync(join(out, 'decision-card.html'), html);
   }));

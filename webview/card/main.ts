@@ -7,8 +7,9 @@
  */
 import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { recompute, supportsWhatIf } from '../../src/panel/whatif';
+import { z } from 'zod';
 import { h } from '../dom';
+import { CARD_ZOD_GLOBAL, floorsUsed, WHAT_IF_GLOBAL, type WhatIfApi } from '../whatif-model';
 import { WhatIfView } from '../whatif-view';
 import { cardModel, DECISION_META_KEY, type CardModel } from './card-model';
 import { renderCard } from './card-view';
@@ -31,9 +32,25 @@ function applyContext(ctx: McpUiHostContext | undefined): void {
   if (ctx.styles?.css?.fonts) applyHostFonts(ctx.styles.css.fonts);
 }
 
+// The what-if engine (tool and policy code, ~64 kB) sits in the page as inert text (scripts/build.mjs):
+// it is compiled and run only when the details are built, after the verdict is painted. It uses this zod.
+(globalThis as Record<string, unknown>)[CARD_ZOD_GLOBAL] = z;
+function loadWhatIf(): Promise<WhatIfApi> {
+  const g = globalThis as Record<string, unknown>;
+  const code = document.getElementById('jev-whatif');
+  if (!g[WHAT_IF_GLOBAL] && code) {
+    const script = document.createElement('script');
+    script.textContent = code.textContent;
+    document.head.append(script); // an inline script runs as it is inserted
+  }
+  const api = g[WHAT_IF_GLOBAL] as WhatIfApi | undefined;
+  return api ? Promise.resolve(api) : Promise.reject(new Error('the card’s what-if code did not load'));
+}
+
 function whatIfFor(model: CardModel): HTMLElement | null {
-  if (!model.record || !supportsWhatIf(model.record.tool) || model.failed) return null;
-  const view = new WhatIfView({ record: model.record, onFloors: () => undefined, load: () => Promise.resolve({ recompute, supportsWhatIf }) });
+  // floorsUsed lists exactly the tools the what-if engine replays (src/panel/whatif.ts).
+  if (!model.record || floorsUsed(model.record.tool).length === 0 || model.failed) return null;
+  const view = new WhatIfView({ record: model.record, onFloors: () => undefined, load: loadWhatIf });
   return h(
     'div',
     null,
