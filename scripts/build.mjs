@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { mkdirSync, copyFileSync, existsSync, chmodSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pureSchemas } from './pure-schemas.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const production = process.argv.includes('--production');
@@ -105,7 +106,8 @@ if (existsSync(join(root, 'webview/whatif-entry.ts'))) {
 }
 // The MCP Apps decision card (webview/card/): ONE self-contained HTML, script and styles inline, served
 // by src/mcp/app-card.ts as a ui:// resource. Always minified (hosts load it per tool call). zod goes
-// through webview/shims/zod-card.ts (named builders only) and keeps only its English messages.
+// through webview/shims/zod-card.ts (named builders only) and keeps only its English messages; the SDK's
+// and ext-apps' schemas the card never reaches are dropped (scripts/pure-schemas.mjs).
 if (existsSync(join(root, 'webview/card/main.ts'))) {
   const cardStandIns = {
     name: 'card-stand-ins',
@@ -118,14 +120,29 @@ if (existsSync(join(root, 'webview/card/main.ts'))) {
   };
   // UTF-8 output (the page declares it) instead of \u escapes; ext-apps' console.debug traces dropped.
   const inline = { bundle: true, minify: true, write: false, logLevel: 'warning', legalComments: 'none', charset: 'utf8' };
+  // The what-if engine (webview/whatif-entry.ts: tools, policy, replay) is a second script, kept in the
+  // page as inert text and run by the card after its first paint; its zod is the card's (the bridge).
+  const whatIfStandIns = {
+    name: 'card-whatif-stand-ins',
+    setup(b) {
+      b.onResolve({ filter: /^zod(\/v4)?$/ }, () => ({ path: join(root, 'webview/shims/zod-card-bridge.ts') }));
+      b.onResolve({ filter: /^node:crypto$/ }, () => ({ path: join(root, 'webview/shims/node-crypto.ts') }));
+      b.onResolve({ filter: /[\\/]tools[\\/]jev-evaluate$/ }, () => ({ path: join(root, 'webview/shims/jev-evaluate-card.ts') }));
+    },
+  };
   jobs.push(Promise.all([
+    // The banner is the bench's first mark (webview/card/main.ts lists them): before any module runs.
     build({ ...inline, entryPoints: [join(root, 'webview/card/main.ts')], platform: 'browser', target: 'es2022', format: 'iife',
-      supported: { 'inline-script': false }, pure: ['console.debug'], plugins: [zodEnglishOnly, cardStandIns] }),
+      banner: { js: 'document.documentElement.dataset.bundleStart=String(performance.now());' },
+      supported: { 'inline-script': false }, pure: ['console.debug'], plugins: [pureSchemas, zodEnglishOnly, cardStandIns] }),
     build({ ...inline, entryPoints: [join(root, 'webview/card/card.css')], supported: { 'inline-style': false } }),
-  ]).then(([js, css]) => {
+    build({ ...inline, entryPoints: [join(root, 'webview/whatif-entry.ts')], platform: 'browser', target: 'es2022', format: 'iife',
+      supported: { 'inline-script': false }, plugins: [whatIfStandIns] }),
+  ]).then(([js, css, whatIf]) => {
     const html = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Jev decision</title>' +
-      `<style>${css.outputFiles[0].text}</style></head><body><div id="app"></div>` +
+      `<style>${css.outputFiles[0].text}</style></head><body><div id="app"><p class="waiting" id="waiting">Waiting for the decision…</p></div>` +
+      `<script type="text/plain" id="jev-whatif">${whatIf.outputFiles[0].text}</script>` +
       `<script>${js.outputFiles[0].text}</script></body></html>\n`;
     writeFileSync(join(out, 'decision-card.html'), html);
   }));

@@ -105,6 +105,12 @@ export function sameFloors(a: Floors, b: Floors): boolean {
 /** Global name under which the what-if chunk publishes its API. */
 export const WHAT_IF_GLOBAL = '__jevWhatIf';
 
+/**
+ * Global under which the MCP Apps card publishes its zod (`z`) for its what-if chunk, which is built
+ * without zod of its own (webview/shims/zod-card-bridge.ts): one copy in the card's HTML, one set of classes.
+ */
+export const CARD_ZOD_GLOBAL = '__jevCardZod';
+
 /** API of the what-if chunk (webview/whatif-entry.ts, over src/panel/whatif.ts). */
 export interface WhatIfApi {
   recompute(record: DecisionRecord, floors: Floors): Promise<Outcome & { replayed: number }>;

@@ -43,14 +43,9 @@ function section(title: string, id: string, ...children: Child[]): HTMLElement {
   return h('section', { class: 'part', id }, h('h3', null, title), ...children);
 }
 
-/**
- * Renders `model` into `root`. `whatIf` is the what-if element (or null when the decision cannot be
- * replayed); `expanded` opens the details. Returns the toggle so the caller can keep its state.
- */
-export function renderCard(root: HTMLElement, model: CardModel, actions: CardActions, whatIf: HTMLElement | null, expanded: boolean): void {
-  const details = h(
-    'div',
-    { class: 'details', id: 'details', hidden: !expanded },
+/** The expanded parts: reasons, probability bars, candidates, claims, facts and the what-if. */
+function detailParts(model: CardModel, whatIf: HTMLElement | null): Child[] {
+  return [
     model.reasons.length ? section('Why', 'reasons', h('ul', { class: 'reasons' }, model.reasons.map((r) => h('li', null, r)))) : null,
     model.questions.length ? section('Answers', 'questions', model.questions.map(bars)) : null,
     model.candidates.length
@@ -86,7 +81,29 @@ export function renderCard(root: HTMLElement, model: CardModel, actions: CardAct
       : null,
     model.facts.length ? h('dl', { class: 'facts' }, model.facts.map((f) => [h('dt', null, f.label), h('dd', null, f.value)])) : null,
     whatIf ? section('What-if', 'whatif-part', whatIf) : null,
-  );
+  ];
+}
+
+/** The card as rendered: `fillDetails()` builds the (hidden) details now if they are not built yet. */
+export interface RenderedCard {
+  fillDetails(): void;
+}
+
+/**
+ * Renders `model` into `root`. `whatIf` makes the what-if element (null when the decision cannot be
+ * replayed); `expanded` opens the details. Compact, the details (up to 32 candidates, bars, the what-if)
+ * are built only when opened or when the caller asks (fillDetails, after the verdict is painted), so the
+ * first paint does not wait for what it does not show.
+ */
+export function renderCard(root: HTMLElement, model: CardModel, actions: CardActions, whatIf: () => HTMLElement | null, expanded: boolean): RenderedCard {
+  const details = h('div', { class: 'details', id: 'details', hidden: !expanded });
+  let filled = false;
+  const fillDetails = (): void => {
+    if (filled) return;
+    filled = true;
+    replaceChildren(details, ...detailParts(model, whatIf()));
+  };
+  if (expanded) fillDetails();
   const toggle = h(
     'button',
     {
@@ -98,6 +115,7 @@ export function renderCard(root: HTMLElement, model: CardModel, actions: CardAct
       on: {
         click: () => {
           const open = details.hidden;
+          if (open) fillDetails();
           details.hidden = !open;
           toggle.setAttribute('aria-expanded', open ? 'true' : 'false');
           toggle.textContent = open ? 'Less' : 'Details';
@@ -131,4 +149,5 @@ export function renderCard(root: HTMLElement, model: CardModel, actions: CardAct
       details,
     ),
   );
+  return { fillDetails };
 }

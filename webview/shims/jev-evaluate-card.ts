@@ -3,7 +3,7 @@
  * never shows or replays a jev_evaluate result (it is not one of CARD_TOOLS in src/mcp/app-card.ts), and
  * leaving its code out keeps the card's HTML under its size goal. Any call refuses, naming the tool.
  */
-import { unknown } from 'zod';
+import { z } from 'zod';
 import type { ToolDefinition } from '../../src/tools/types';
 
 function refuse(): never {
@@ -19,7 +19,7 @@ export const jevEvaluateTool: ToolDefinition<never, never> = {
   annotations: {},
   inputJsonSchema: {},
   outputJsonSchema: {},
-  outputSchema: unknown() as never,
+  outputSchema: z.unknown() as never,
   parse: refuse,
   execute: () => Promise.reject(new Error('jev_evaluate is not part of the decision card.')),
 };
