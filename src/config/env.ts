@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_RECORDED_BYTES, MAX_RECORDED_BYTES, MIN_RECORDED_BYTES } from '../ledger/bound';
 import { configError, type JevError } from '../judgment/errors';
+import { MOCK_MODEL_SUFFIX } from '../providers/mock/provider';
 import { DEFAULT_BASE_URL, assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
 import { DEFAULT_FLOORS, THRESHOLD_ORDER_RULE, validateFloors, type FloorNames, type Floors, type FloorViolation } from '../policy/thresholds';
 
@@ -120,7 +121,10 @@ export type LocalConfig = Pick<JevConfig, 'model' | 'floors' | 'timeoutMs' | 'le
  * `jevcp ledger show` / `replay` work whatever the provider configuration. Throws CONFIG_ERROR like loadConfig.
  */
 export function loadLocalConfig(env: Env = process.env): LocalConfig {
-  const model = pick(env, ['JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL'])?.value ?? 'jev-latest';
+  const picked = pick(env, ['JEV_MODEL', 'JEV_MCP_MODEL', 'JEV_API__DEFAULT_MODEL']);
+  const model = picked?.value ?? 'jev-latest';
+  // Every face reads the suffix as "the mock answered"; a real judge must never carry it.
+  if (model.endsWith(MOCK_MODEL_SUFFIX)) throw configError(`${picked!.name} must not end in "${MOCK_MODEL_SUFFIX}": that suffix marks the mock judge's answers; got ${JSON.stringify(model)}.`);
   const floors: Floors = {
     auto_accept: probability(env, 'JEV_AUTO_ACCEPT', DEFAULT_FLOORS.auto_accept),
     review_at: probability(env, 'JEV_REVIEW_AT', DEFAULT_FLOORS.review_at),

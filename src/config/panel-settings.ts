@@ -151,7 +151,11 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
     bad('baseUrl', 'must be a string URL', 'no base URL');
   }
 
-  const model = nonEmptyString(get('model')) ?? 'jev-latest';
+  let model = nonEmptyString(get('model')) ?? 'jev-latest';
+  if (model.endsWith('+mock')) {
+    bad('model', 'must not end in "+mock" (that suffix marks the mock judge\'s answers)', 'jev-latest');
+    model = 'jev-latest';
+  }
   const chatModel = nonEmptyString(get('chatModel'));
 
   const floors = readFloors(get, bad);

@@ -191,6 +191,9 @@ describe('jevcp hook install / uninstall', () => {
     const missing = await jevcp(dir, ['hook', 'uninstall', '--repo', 'nowhere']);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /nowhere is not an existing directory/);
+    const installMissing = await jevcp(dir, ['hook', 'install', '--repo', 'nowhere', '--allow-mock']);
+    assert.equal(installMissing.code, 2);
+    assert.match(installMissing.stderr, /--repo \S*nowhere is not an existing directory/, 'a missing folder is named, not reported as git missing');
     const bad = await jevcp(dir, ['hook', 'reinstall']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /say install, uninstall or status; got "reinstall"/);

@@ -105,3 +105,11 @@ describe('loadConfig: a base URL on a port fetch refuses', () => {
     assert.equal(loadConfig({ JEV_BASE_URL: 'http://127.0.0.1:8080' }).baseUrl, 'http://127.0.0.1:8080');
   });
 });
+
+describe('loadConfig: a model name ending in the mock suffix', () => {
+  it('is refused for every provider: "+mock" marks the mock judge on every face, so a real judge must not carry it', () => {
+    rejects({ JEV_PROVIDER: 'openai', JEV_BASE_URL: 'http://127.0.0.1:8080', JEV_MODEL: 'jev-latest+mock' }, /^JEV_MODEL must not end in "\+mock"/);
+    rejects({ JEV_MCP_MODEL: 'm+mock' }, /^JEV_MCP_MODEL must not end in/);
+    assert.equal(loadConfig({ JEV_MODEL: 'mock-ish' }).model, 'mock-ish');
+  });
+});

@@ -80,6 +80,12 @@ describe('readPanelSettings', () => {
     assert.match(text, /plain http only for localhost/);
   });
 
+  test('a model ending in +mock is a problem (the suffix marks the mock judge), and the default model is used', () => {
+    const s = read({ model: { globalValue: 'jev-latest+mock' } });
+    assert.equal(s.model, 'jev-latest');
+    assert.match(s.problems.join('\n'), /jevPanel\.model: must not end in "\+mock"/);
+  });
+
   test('a base URL on a port fetch refuses is a problem naming jevPanel.baseUrl, not a later API error', () => {
     const s = read({ baseUrl: { globalValue: 'http://127.0.0.1:6000' } });
     assert.equal(s.baseUrl, undefined);

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/env';
 import { configError, invalidInput } from '../../judgment/errors';
@@ -92,6 +92,8 @@ export const hookCommand: CliCommand = async (args, io) => {
     const problem = evidenceCmd === undefined ? undefined : evidenceCommandProblem(evidenceCmd);
     if (problem) throw invalidInput(`hook: --evidence-cmd: ${problem}.`);
     const repoDir = resolve(io.cwd, values.repo ?? '.');
+    // git run in a folder that does not exist fails as ENOENT, which reads as "git is missing": say what is.
+    if (!existsSync(repoDir) || !statSync(repoDir).isDirectory()) throw configError(`hook: ${values.repo === undefined ? 'the working directory' : `--repo ${repoDir}`} is not an existing directory.`);
     const out = (obj: unknown) => io.stdout.write(`${JSON.stringify(obj, null, 2)}\n`);
     // Paths and git's notes may hold terminal controls: escaped in human output.
     const say = (text: string) => io.stdout.write(safeText(text));
