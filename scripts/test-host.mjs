@@ -171,7 +171,7 @@ async function hostRun(label, { trust, tests, workspace, recordsServers = false 
       extensions: [extDir, path.join(root, 'test/host/fixtures/chat-model')],
       tests: path.join(outDir, tests),
       folder,
-      timeoutS: 150,
+      timeoutS: 420, // the whole trusted suite; a cold, loaded 2-core machine needs over 150 s
       verbose,
     });
   } finally {
