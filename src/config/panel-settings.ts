@@ -8,6 +8,7 @@
  * thresholds, switch the judge to the mock, or spawn servers.
  */
 import { assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
+import { MOCK_MODEL_SUFFIX } from '../providers/mock/provider';
 import { parseManifest, type AgentManifest } from '../registry/manifest';
 import { parseServerConfig, SERVER_NAME, type ServerConfig } from '../registry/servers';
 import { DEFAULT_FLOORS, validateFloors, type FloorNames, type Floors } from '../policy/thresholds';
@@ -152,8 +153,8 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
   }
 
   let model = nonEmptyString(get('model')) ?? 'jev-latest';
-  if (model.endsWith('+mock')) {
-    bad('model', 'must not end in "+mock" (that suffix marks the mock judge\'s answers)', 'jev-latest');
+  if (model.endsWith(MOCK_MODEL_SUFFIX)) {
+    bad('model', `must not end in "${MOCK_MODEL_SUFFIX}" (that suffix marks the mock judge's answers)`, 'jev-latest');
     model = 'jev-latest';
   }
   const chatModel = nonEmptyString(get('chatModel'));
