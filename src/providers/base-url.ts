@@ -49,7 +49,7 @@ export function normalizeBaseUrl(raw: string, name = 'JEV_BASE_URL'): string {
   }
   if (url.protocol === 'http:') {
     if (!isLoopbackHost(url.hostname)) {
-      throw configError(`${name} may use plain http only for localhost, 127.0.0.1 or [::1]; use https (the key would travel in the clear).`);
+      throw configError(`${name} may use plain http only for localhost, 127.0.0.0/8 (e.g. 127.0.0.1) or [::1]; use https (the key would travel in the clear).`);
     }
   } else if (url.protocol !== 'https:') {
     throw configError(`${name} has an unsupported scheme ${JSON.stringify(url.protocol)}; use https.`);
@@ -68,12 +68,13 @@ export const FETCH_BLOCKED_PORTS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Refuses a base URL (already normalised) whose port fetch would refuse, so the mistake is a configuration
- * error when the configuration is read, not an API_ERROR on the first request. `name` is the variable named.
- * Throws JevError CONFIG_ERROR.
+ * Refuses a base URL (already normalised) whose port fetch would refuse or no server can listen on (0), so
+ * the mistake is a configuration error when the configuration is read, not an API_ERROR on the first
+ * request. `name` is the variable named. Throws JevError CONFIG_ERROR.
  */
 export function assertFetchablePort(baseUrl: string, name = 'JEV_BASE_URL'): void {
   const port = new URL(baseUrl).port;
+  if (port === '0') throw configError(`${name} uses port 0, which nothing can be reached on; use the port the server listens on.`);
   if (FETCH_BLOCKED_PORTS.has(port)) {
     throw configError(`${name} uses port ${port}, which fetch refuses (a "bad port" in the Fetch standard, e.g. 9 or 22); use another port.`);
   }

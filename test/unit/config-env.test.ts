@@ -104,6 +104,11 @@ describe('loadConfig: a base URL on a port fetch refuses', () => {
     rejects({ TYPESAFE_BASE_URL: 'https://example.com:22' }, /^TYPESAFE_BASE_URL uses port 22/);
     assert.equal(loadConfig({ JEV_BASE_URL: 'http://127.0.0.1:8080' }).baseUrl, 'http://127.0.0.1:8080');
   });
+
+  it('port 0 (nothing can be reached there) is a CONFIG_ERROR too, for every alias', () => {
+    rejects({ JEV_BASE_URL: 'http://127.0.0.1:0' }, /^JEV_BASE_URL uses port 0, which nothing can be reached on/, /port the server listens on/);
+    rejects({ JEV_API__BASE_URL: 'https://example.com:0/v1' }, /^JEV_API__BASE_URL uses port 0/);
+  });
 });
 
 describe('loadConfig: a model name ending in the mock suffix', () => {
