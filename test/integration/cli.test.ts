@@ -240,6 +240,17 @@ describe('jevcp gate --staged (real git repositories)', () => {
     assert.doesNotMatch(r.stdout, / passed \(/);
   });
 
+  it('a diff that cannot be judged (too many claims) says so, not that the judge failed, and nothing is sent', async () => {
+    const repo = makeRepo(dir, 'toomany', true);
+    const before = fake.count();
+    const claims = Array.from({ length: 1001 }, (_, i) => ['--claim', `claim ${i}`]).flat();
+    const r = await jevcp(['gate', '--staged', ...claims], { cwd: repo, env: fakeEnv() });
+    assert.notEqual(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^jev gate: NOT passed — the diff could not be judged \(INPUT_TOO_LARGE: .*\); nothing was approved/m);
+    assert.doesNotMatch(r.stdout, /the judge failed/);
+    assert.equal(fake.count(), before, 'nothing reached the judge');
+  });
+
   it('an invalid configuration exits 2 before git or the evidence command run', async () => {
     const repo = makeRepo(dir, 'badconfig', true);
     const r = await jevcp(['gate', '--staged', '--claim', 'x', '--evidence-cmd', 'node -e "require(\'fs\').writeFileSync(\'ran.txt\', \'1\')"'], { cwd: repo, env: fakeEnv({ JEV_REVIEW_AT: '0.9' }) });

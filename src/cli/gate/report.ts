@@ -55,7 +55,7 @@ function firstLine(j: GateJudgment, ending: GateEnding, override?: string): stri
     const e = j.outcome.error;
     return ending === 'failed-open'
       ? `jev gate: passed UNJUDGED — the judge failed (${e.code}: ${e.message}) and ${FAIL_OPEN_ENV} is set`
-      : `jev gate: NOT passed — the judge failed (${e.code}: ${e.message}); nothing was approved`;
+      : `jev gate: NOT passed — ${failOpenApplies(e) ? 'the judge failed' : 'the diff could not be judged'} (${e.code}: ${e.message}); nothing was approved`;
   }
   const s = summarizeGate(j.outcome.result);
   if (ending === 'advisory') return `jev gate: advisory only (mock judge, not a real judgment) — it says ${s.action}: ${s.reasons.join('; ')}; the commit is not blocked`;
