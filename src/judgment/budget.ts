@@ -1,4 +1,5 @@
 import { inputTooLarge } from './errors';
+import { questionJson } from './fixed-questions';
 import type { Coverage, QuestionMap } from './types';
 
 /** Whole-request budget in estimated tokens (the vendor's limit is 64k). */
@@ -103,8 +104,7 @@ function questionEstimatesWithJson(questions: QuestionMap): { questions: number;
   let composable = !Array.isArray(questions) && typeof (questions as { toJSON?: unknown }).toJSON !== 'function';
   const parts: string[] = [];
   for (const [id, q] of Object.entries(questions)) {
-    const json = JSON.stringify(q);
-    const qOther = nonAsciiUnits(json);
+    const { json, nonAscii: qOther } = questionJson(q, nonAsciiUnits);
     longest = Math.max(longest, Math.ceil((json.length - qOther) / 4 + qOther));
     if (!composable) continue;
     if (typeof (q as { toJSON?: unknown } | null)?.toJSON === 'function') {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { invalidResponse } from '../judgment/errors';
+import { fixedQuestion } from '../judgment/fixed-questions';
 import type { Judged, QuestionMap } from '../judgment/types';
 import {
   FOCUS_AREAS,
@@ -73,70 +74,73 @@ export function executionFacts(e: CodingLoopInput['execution']): ExecutionFacts 
 // ---------------------------------------------------------------------------------------------------
 // Pack (instructions in our own words)
 
-/** The eight coding-loop questions. Returns a fresh map on every call. */
+// Fixed (frozen once, serialized once by the token estimate: src/judgment/fixed-questions.ts).
+const CODING_LOOP_QUESTIONS: QuestionMap = {
+  next: fixedQuestion({
+    type: 'choice',
+    instructions:
+      'Given the task, the latest observation and the host execution facts, decide what this coding-agent turn should do next.',
+    criteria: {
+      continue: 'Keep following the current plan with the host tools.',
+      retry: 'The last edit or command failed; attempt the step again in a different way.',
+      ask_user: 'Progress is blocked on a human decision, a secret, or a missing requirement.',
+      stop: 'The task is finished, or further work is not worth doing.',
+    },
+  }),
+  model_tier: fixedQuestion({
+    type: 'choice',
+    instructions:
+      'If the next step needs newly generated code or arguments, which generative model tier suits it? This is a conditional recommendation; Jev itself writes no code.',
+    criteria: {
+      cheap: 'Mechanical work: renames, formatting, comments, tiny fixes.',
+      standard: 'Ordinary implementation, tests, or a refactor inside one area.',
+      reasoning: 'Cross-cutting design, concurrency, security, or a root cause that is still unclear.',
+    },
+  }),
+  risk: fixedQuestion({
+    type: 'score',
+    instructions: 'How risky is the next action if it runs without any extra human review?',
+    criteria: [
+      'Read-only or easily reversible local inspection.',
+      'A local source edit or a test run inside the working tree.',
+      'Destructive or production-facing: force-push, data loss, or a wide blast radius.',
+    ],
+  }),
+  done_enough: fixedQuestion({
+    type: 'noul',
+    instructions: 'Is the stated task complete enough to stop now? Host execution facts are not evidence of completion.',
+    criteria: { true: 'The request is satisfied; anything left is polish.', false: 'Important work is still missing.' },
+  }),
+  needs_more_context: fixedQuestion({
+    type: 'noul',
+    instructions:
+      'Is it true that the host needs more context (more files, logs, or input from the user) before it can take a high-quality next step?',
+  }),
+  needs_generation: fixedQuestion({
+    type: 'noul',
+    instructions:
+      'Judged on its own, independent of the other questions: does the next step require generating something new, such as implementation code or exact call arguments nobody has prepared, so that a generative model turn is needed?',
+  }),
+  tests_likely_fail: fixedQuestion({
+    type: 'noul',
+    instructions: 'If the tests were run on the current working tree, would they likely fail?',
+  }),
+  focus: fixedQuestion({
+    type: 'choice',
+    instructions: 'Where should the effort of the next step go?',
+    criteria: {
+      edit: 'Change source code or configuration.',
+      search: 'Locate the relevant files or symbols.',
+      test: 'Run or write tests.',
+      read: 'Read code or logs to understand them.',
+      plan: 'Think the approach through before acting.',
+    },
+  }),
+};
+
+/** The eight coding-loop questions. Returns a fresh map on every call; the questions in it are frozen. */
 export function codingLoopQuestions(): QuestionMap {
-  return {
-    next: {
-      type: 'choice',
-      instructions:
-        'Given the task, the latest observation and the host execution facts, decide what this coding-agent turn should do next.',
-      criteria: {
-        continue: 'Keep following the current plan with the host tools.',
-        retry: 'The last edit or command failed; attempt the step again in a different way.',
-        ask_user: 'Progress is blocked on a human decision, a secret, or a missing requirement.',
-        stop: 'The task is finished, or further work is not worth doing.',
-      },
-    },
-    model_tier: {
-      type: 'choice',
-      instructions:
-        'If the next step needs newly generated code or arguments, which generative model tier suits it? This is a conditional recommendation; Jev itself writes no code.',
-      criteria: {
-        cheap: 'Mechanical work: renames, formatting, comments, tiny fixes.',
-        standard: 'Ordinary implementation, tests, or a refactor inside one area.',
-        reasoning: 'Cross-cutting design, concurrency, security, or a root cause that is still unclear.',
-      },
-    },
-    risk: {
-      type: 'score',
-      instructions: 'How risky is the next action if it runs without any extra human review?',
-      criteria: [
-        'Read-only or easily reversible local inspection.',
-        'A local source edit or a test run inside the working tree.',
-        'Destructive or production-facing: force-push, data loss, or a wide blast radius.',
-      ],
-    },
-    done_enough: {
-      type: 'noul',
-      instructions: 'Is the stated task complete enough to stop now? Host execution facts are not evidence of completion.',
-      criteria: { true: 'The request is satisfied; anything left is polish.', false: 'Important work is still missing.' },
-    },
-    needs_more_context: {
-      type: 'noul',
-      instructions:
-        'Is it true that the host needs more context (more files, logs, or input from the user) before it can take a high-quality next step?',
-    },
-    needs_generation: {
-      type: 'noul',
-      instructions:
-        'Judged on its own, independent of the other questions: does the next step require generating something new, such as implementation code or exact call arguments nobody has prepared, so that a generative model turn is needed?',
-    },
-    tests_likely_fail: {
-      type: 'noul',
-      instructions: 'If the tests were run on the current working tree, would they likely fail?',
-    },
-    focus: {
-      type: 'choice',
-      instructions: 'Where should the effort of the next step go?',
-      criteria: {
-        edit: 'Change source code or configuration.',
-        search: 'Locate the relevant files or symbols.',
-        test: 'Run or write tests.',
-        read: 'Read code or logs to understand them.',
-        plan: 'Think the approach through before acting.',
-      },
-    },
-  };
+  return Object.assign({}, CODING_LOOP_QUESTIONS);
 }
 
 /**
