@@ -27,6 +27,7 @@
  */
 import { estimateTokens } from '../../judgment/budget';
 import { cancelled, JevError } from '../../judgment/errors';
+import { requestBodyJson } from '../../judgment/request-body';
 import type { Answer, ChoiceQuestion, Question, ScoreQuestion, SystemOneRequest, SystemOneResponse } from '../../judgment/types';
 import { confidenceFromProbabilities } from '../../policy/distribution';
 import { choiceScores } from './choice';
@@ -86,11 +87,22 @@ export function mockResponse(request: SystemOneRequest): SystemOneResponse {
   return {
     model: mockModelId(request.model),
     usage: {
-      input_tokens: estimateTokens(JSON.stringify({ state: request.state, questions })),
+      input_tokens: estimateTokens(stateAndQuestionsJson(request)),
       output_tokens: MOCK_OUTPUT_TOKENS_PER_QUESTION * entries.length,
     },
     answers,
   };
+}
+
+/**
+ * `JSON.stringify({state, questions})` of a request, cut from its body (src/judgment/request-body.ts),
+ * which judge() records already serialized: the body is that text with `,"model":<model>` before its
+ * closing brace.
+ */
+function stateAndQuestionsJson(request: SystemOneRequest): string {
+  const body = requestBodyJson(request);
+  const tail = `,"model":${JSON.stringify(request.model)}}`;
+  return body.endsWith(tail) ? `${body.slice(0, body.length - tail.length)}}` : JSON.stringify({ state: request.state, questions: request.questions });
 }
 
 function answerOne(id: string, question: Question, view: MockView): Answer {
