@@ -6,9 +6,14 @@ export const SUM_TOLERANCE_PER_OPTION = 0.005;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isProbability = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1;
-/** Assigns an own enumerable property, even for the key "__proto__" (plain assignment would set the prototype). */
+/**
+ * Assigns an own enumerable property, even for the key "__proto__" (plain assignment would set the
+ * prototype). `obj` is a plain object this file made, so for every other key plain assignment makes the
+ * same property, and it is several times faster than defineProperty (one call per probability).
+ */
 function setOwn<T>(obj: Record<string, T>, key: string, value: T): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
 function usageOf(body: Record<string, unknown>): Usage {

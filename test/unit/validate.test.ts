@@ -251,3 +251,22 @@ test('messages never echo long upstream text', () => {
     assert.ok((err as Error).message.length < 300);
   }
 });
+
+describe('keys that look like the prototype', () => {
+  test('a "__proto__" question id and option stay own keys of the validated answers, and nothing is polluted', () => {
+    const questions = JSON.parse(
+      '{"__proto__": {"type": "choice", "instructions": "Which?", "criteria": {"__proto__": "odd", "plain": "even"}}}',
+    ) as QuestionMap;
+    const sent = JSON.parse(
+      '{"model": "m", "usage": {"input_tokens": 1, "output_tokens": 1}, "answers": {"__proto__": {"type": "choice", "choice": "__proto__", "confidence": 0.2, "probabilities": {"__proto__": 0.5, "plain": 0.495}}}}',
+    );
+    const { response, rawAnswers } = validateResponseWithRaw(questions, sent);
+    assert.ok(Object.hasOwn(response.answers, '__proto__'), 'the answer id is an own key');
+    const answer = response.answers['__proto__'] as { probabilities: Record<string, number> };
+    assert.deepEqual(Object.keys(answer.probabilities), ['__proto__', 'plain']);
+    near(answer.probabilities['__proto__']!, 0.5 / 0.995);
+    assert.ok(Object.hasOwn(rawAnswers!, '__proto__'));
+    assert.equal(Object.getPrototypeOf(answer.probabilities), Object.prototype);
+    assert.equal(({} as Record<string, unknown>).plain, undefined);
+  });
+});
