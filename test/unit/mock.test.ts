@@ -175,6 +175,19 @@ describe('MockProvider basics', () => {
     assert.equal(r2.usage.output_tokens, 8);
   });
 
+  it('reports the same usage whether the body was recorded by judge() or not (non-ASCII, a model name with quotes)', async () => {
+    const state = { task: 'Fïx the parser ✓', observation: 'TypeError — "split" of undefined' };
+    const questions = stepQuestions(3);
+    const model = 'jev "quoted" ü';
+    const direct = await mock.systemOne({ state, questions, model }, ctx());
+    const expected = estimateTokens(JSON.stringify({ state, questions }));
+    assert.equal(direct.usage.input_tokens, expected);
+    let recorded: SystemOneResponse | undefined;
+    const spy = { id: 'mock', calibrated: false, systemOne: async (request: Parameters<MockProvider['systemOne']>[0], c: Parameters<MockProvider['systemOne']>[1]) => (recorded = await mock.systemOne(request, c)) };
+    await judge(spy, ctx(), state, questions, model);
+    assert.equal(recorded!.usage.input_tokens, expected);
+  });
+
   it('is deterministic: the same request gives byte-identical answers', async () => {
     const state = loopState('TypeError: cannot read properties of undefined (reading "map")');
     const a = await mock.systemOne({ state, questions: CODING_LOOP, model: 'm' }, ctx());
