@@ -139,11 +139,13 @@ if (existsSync(join(root, 'webview/card/main.ts'))) {
     build({ ...inline, entryPoints: [join(root, 'webview/whatif-entry.ts')], platform: 'browser', target: 'es2022', format: 'iife',
       supported: { 'inline-script': false }, plugins: [whatIfStandIns] }),
   ]).then(([js, css, whatIf]) => {
+    // The main script is a module script: it runs once the page is parsed and does not hold the first
+    // paint, so 'Waiting for the decision…' is on screen while the script compiles and ext-apps starts.
     const html = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
       '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Jev decision</title>' +
       `<style>${css.outputFiles[0].text}</style></head><body><div id="app"><p class="waiting" id="waiting">Waiting for the decision…</p></div>` +
       `<script type="text/plain" id="jev-whatif">${whatIf.outputFiles[0].text}</script>` +
-      `<script>${js.outputFiles[0].text}</script></body></html>\n`;
+      `<script type="module">${js.outputFiles[0].text}</script></body></html>\n`;
     writeFileSync(join(out, 'decision-card.html'), html);
   }));
 }
