@@ -11,6 +11,7 @@
 import type * as vscode from 'vscode';
 import { EDITOR_AGENT } from '../config/panel-settings';
 import type { DecisionRecord } from '../ledger/record';
+import { openDecisionTool } from '../mcp/app-tools';
 import { createGatewaySession, gatewayTools } from '../mcp/gateway';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
 import { SERVER_NAME } from '../mcp/identity';
@@ -38,6 +39,8 @@ export interface EditorEndpointDeps {
   startServers: () => void;
   /** A client session opened or closed (the row changes). */
   sessionsChanged?: () => void;
+  /** Opens a decision in the Jev panel: the decision card's "Open in Jev panel" (src/mcp/app-tools.ts). */
+  openDecision: (id: string) => Promise<void>;
 }
 
 /** The endpoint listener and the tool set it serves to the editor's agent. */
@@ -61,6 +64,7 @@ export class EditorEndpoint {
           record: deps.record,
           beforeList: deps.beforeList,
           startServers: deps.startServers,
+          appTools: [openDecisionTool(deps.openDecision)],
           onToolsChanged: (listener) => {
             this.listeners.add(listener);
             return () => {

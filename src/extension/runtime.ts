@@ -95,6 +95,7 @@ export class JevRuntime implements vscode.Disposable {
       // With onDemand nothing starts all servers; a waiting call starts only its own server (registry).
       startServers: () => this.servers.editorConnected(),
       sessionsChanged: () => this.serversEmitter.fire(),
+      openDecision: async (id) => void (await vscode.commands.executeCommand('jevPanel.openDecision', id)),
     });
     // Settings and trust reach open sessions as tools/list_changed (doRefresh); the definition stays.
     const reconfigured = (reason: string) => void this.refresh(reason);

@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 
 /**
  * The extension's URI handler: `vscode://jevcp.jev-control-panel/decision?id=<id>` opens that decision in
- * the Jev panel (`jevPanel.openDecision`). The MCP Apps decision card asks its host to open this link
- * (webview/card/links.ts builds it). It only opens a view: nothing is executed, granted or approved.
+ * the Jev panel (`jevPanel.openDecision`), for links from outside the editor (a browser, a terminal). The MCP Apps
+ * decision card does not use it: VS Code's chat refuses non-http(s) links from a view, so the card calls the
+ * app-only tool of src/mcp/app-tools.ts instead. It only opens a view: nothing is executed, granted or approved.
  * A missing or malformed id is refused with a message naming the field.
  */
 export class JevUriHandler implements vscode.UriHandler {

@@ -130,9 +130,10 @@ export const UI_EXTENSION_ID: string = EXTENSION_ID;
 /**
  * Adds the decision to a tools/call result for a UI client, under `_meta[DECISION_META_KEY]`. The text
  * and structuredContent stay as they are. A failure record is sent too (the card shows it fails closed);
- * a record over DECISION_META_MAX_CHARS is replaced by `{id, tool, omitted: 'too_large'}`.
+ * a record over DECISION_META_MAX_CHARS is replaced by `{id, tool, omitted: 'too_large'}`. `openTool` names the
+ * app-only tool the card calls to open the decision in the editor's panel (`open_tool`), when the session has one.
  */
-export function withDecisionMeta(result: CallToolResult, record: DecisionRecord): CallToolResult {
+export function withDecisionMeta(result: CallToolResult, record: DecisionRecord, openTool?: string): CallToolResult {
   const decision = {
     id: record.id,
     tool: record.tool,
@@ -145,6 +146,9 @@ export function withDecisionMeta(result: CallToolResult, record: DecisionRecord)
     ...(record.error ? { error: record.error } : {}),
   };
   const size = JSON.stringify(decision).length;
-  const value = size <= DECISION_META_MAX_CHARS ? decision : { id: record.id, tool: record.tool, omitted: 'too_large' };
+  const value = {
+    ...(size <= DECISION_META_MAX_CHARS ? decision : { id: record.id, tool: record.tool, omitted: 'too_large' }),
+    ...(openTool ? { open_tool: openTool } : {}),
+  };
   return { ...result, _meta: { ...result._meta, [DECISION_META_KEY]: value } };
 }

@@ -34,14 +34,15 @@ interface Refusal {
 /**
  * Answers tools/call `name` with `args` for the agent of `deps`. Never throws: every failure is an
  * `isError` result and is recorded (a judgment tool's own failures are recorded by the service). `view`:
- * the session's server and card, so a judgment result carries the decision for a client that shows the card.
+ * the session's server and card, so a judgment result carries the decision for a client that shows the card, and
+ * the app-only tool that opens it in the editor's panel when the session has one (app-tools.ts).
  */
 export async function gatewayCall(
   deps: GatewayDeps,
   name: string,
   args: unknown,
   signal: AbortSignal,
-  view: { server: Server; card: DecisionCard | undefined },
+  view: { server: Server; card: DecisionCard | undefined; openTool?: string },
 ): Promise<CallToolResult> {
   const started = Date.now();
   try {
@@ -51,7 +52,7 @@ export async function gatewayCall(
     if (tool.kind === 'judgment') {
       const definition = deps.service.tools.get(tool.target)!;
       const outcome = await deps.service.call(tool.target, args, { signal, agent: deps.agent });
-      return cardResult(view.server, view.card, definition, outcome);
+      return cardResult(view.server, view.card, definition, outcome, view.openTool);
     }
     return await callExternal(deps, tool, args, signal, started);
   } catch (err) {

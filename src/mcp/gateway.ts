@@ -18,7 +18,8 @@ import { gatewayCall } from './gateway-calls';
 import { gatewayTools, listingFingerprint } from './gateway-tools';
 import { RawArgumentsTap } from './raw-arguments';
 import { createMcpServer } from './server';
-import { loadDecisionCard, type DecisionCard } from './app-card';
+import { clientAnnouncesUi, loadDecisionCard, type DecisionCard } from './app-card';
+import type { AppTool } from './app-tools';
 import type { AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/judgment-service';
@@ -52,6 +53,11 @@ export interface GatewayDeps {
    * unsubscribe. Each session re-lists on it and, when its listing moved, sends tools/list_changed.
    */
   onToolsChanged?: (listener: () => void) => () => void;
+  /**
+   * App-only tools (app-tools.ts) listed after the agent's tools to a client that announced the MCP Apps
+   * extension, for the decision card; the first is the one that opens a decision in the editor's panel.
+   */
+  appTools?: readonly AppTool[];
 }
 
 /** A session's MCP server plus the hook the endpoint calls once the transport is connected. */
@@ -76,12 +82,18 @@ export function createGatewaySession(deps: GatewayDeps): GatewaySession {
     await deps.beforeList?.();
     const tools = gatewayTools(deps, card);
     seen = listingFingerprint(tools);
-    return { tools: tools.map((t) => t.listing) };
+    return { tools: [...tools.map((t) => t.listing), ...appTools().map((t) => t.listing)] };
   });
+
+  /** The app-only tools this client may call: none for a client without the MCP Apps extension. */
+  const appTools = (): readonly AppTool[] => (card && deps.appTools && clientAnnouncesUi(server.getClientCapabilities()) ? deps.appTools : []);
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
-    return gatewayCall(deps, request.params.name, args, extra.signal, { server, card });
+    const app = appTools().find((t) => t.listing.name === request.params.name);
+    if (app) return app.call(args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {});
+    const openTool = appTools()[0]?.listing.name;
+    return gatewayCall(deps, request.params.name, args, extra.signal, { server, card, ...(openTool ? { openTool } : {}) });
   });
 
   const unsubscribe = deps.onToolsChanged?.(() => {

@@ -122,12 +122,13 @@ export function createMcpServer(service: JudgmentService, options: McpServerOpti
 
 /**
  * The MCP result of a judgment tool call: the plain envelope (results.ts), plus the decision in `_meta`
- * only when a card is served, the tool names it and the client announced the MCP Apps extension.
+ * only when a card is served, the tool names it and the client announced the MCP Apps extension. `openTool`: the
+ * session's app-only tool that opens the decision in the editor's panel (src/mcp/app-tools.ts), if any.
  */
-export function cardResult(server: Server, card: DecisionCard | undefined, tool: ToolDefinition, outcome: CallOutcome): CallToolResult {
+export function cardResult(server: Server, card: DecisionCard | undefined, tool: ToolDefinition, outcome: CallOutcome, openTool?: string): CallToolResult {
   const plain = toCallToolResult(outcome, tool.family);
   if (!card || !CARD_TOOLS.has(tool.name) || !clientAnnouncesUi(server.getClientCapabilities())) return plain;
-  return withDecisionMeta(plain, outcome.record);
+  return withDecisionMeta(plain, outcome.record, openTool);
 }
 
 /** Largest stdio message accepted, bytes. The SDK default (10 MiB) is below a valid 5 000-candidate rank. */

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { CARD_MIME_TYPE, CARD_TOOLS, DECISION_META_KEY, UI_EXTENSION_ID } from '../../src/mcp/app-card';
+import { OPEN_DECISION_TOOL, openDecisionTool } from '../../src/mcp/app-tools';
 import { createGatewaySession } from '../../src/mcp/gateway';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { MockProvider } from '../../src/providers/mock/provider';
@@ -160,4 +161,57 @@ describe('MCP Apps decision card', () => {
   cardChecks('jevcp serve over stdio', () => stdio);
   cardChecks('jevcp serve --http', () => http);
   cardChecks("the editor's gateway session", () => gateway);
+});
+
+describe("the editor's gateway: the card's app-only tool opens a decision in the panel", () => {
+  const opened: string[] = [];
+  let pair: Pair;
+  before(async () => {
+    const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest' });
+    pair = await clientPair(async (c) => {
+      const session = createGatewaySession({
+        agent: 'editor',
+        service,
+        registry: () => undefined,
+        manifest: () => ({ name: 'editor', tools: ['jev_step'] }),
+        floors: () => DEFAULT_FLOORS,
+        record: () => undefined,
+        appTools: [openDecisionTool(async (id) => void opened.push(id))],
+      });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await session.server.connect(a);
+      session.connected(a);
+      await c.connect(b);
+    });
+  });
+  after(async () => {
+    await pair?.ui.close();
+    await pair?.plain.close();
+  });
+
+  it('is listed for the view only (visibility ["app"]), and only to a client that announced MCP Apps', async () => {
+    const ui = (await pair.ui.listTools()).tools;
+    const tool = ui.find((t) => t.name === OPEN_DECISION_TOOL);
+    assert.deepEqual((tool?._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility, ['app']);
+    assert.equal(tool?.annotations?.readOnlyHint, true);
+    assert.deepEqual(ui.map((t) => t.name), ['jev_step', OPEN_DECISION_TOOL], 'granted tools first, no grant needed for the app tool');
+    const plain = (await pair.plain.listTools()).tools;
+    assert.deepEqual(plain.map((t) => t.name), ['jev_step']);
+    const refused = (await pair.plain.callTool({ name: OPEN_DECISION_TOOL, arguments: { id: 'abc' } }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }))) as CallToolResult;
+    assert.equal(refused.isError, true, 'a plain client cannot call it');
+    assert.deepEqual(opened, []);
+  });
+
+  it("a decision names the tool (open_tool) and calling it with the decision's id opens that decision", async () => {
+    const result = (await pair.ui.callTool({ name: 'jev_step', arguments: VALID_INPUTS.jev_step })) as CallToolResult;
+    const decision = result._meta?.[DECISION_META_KEY] as { id: string; open_tool?: string };
+    assert.equal(decision.open_tool, OPEN_DECISION_TOOL);
+    const open = (await pair.ui.callTool({ name: OPEN_DECISION_TOOL, arguments: { id: decision.id } })) as CallToolResult;
+    assert.notEqual(open.isError, true);
+    assert.deepEqual(opened, [decision.id]);
+    const bad = (await pair.ui.callTool({ name: OPEN_DECISION_TOOL, arguments: { id: '../etc' } })) as CallToolResult;
+    assert.equal(bad.isError, true);
+    assert.match((bad.content[0] as { text: string }).text, /"id" must be a decision id/);
+    assert.deepEqual(opened, [decision.id], 'a bad id opens nothing');
+  });
 });

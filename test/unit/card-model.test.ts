@@ -14,7 +14,6 @@ import { MockProvider } from '../../src/providers/mock/provider';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/judgment-service';
 import { cardModel, parseErrorText } from '../../webview/card/card-model';
-import { isVsCodeHost, panelUri } from '../../webview/card/links';
 import { VALID_INPUTS } from '../integration/mcp-fixtures';
 
 const service = new JudgmentService({ provider: new MockProvider(), tools: ALL_TOOLS, floors: DEFAULT_FLOORS, model: 'jev-latest' });
@@ -85,10 +84,14 @@ describe('decision card model', () => {
     assert.deepEqual(parseErrorText('plain words'), { code: 'TOOL_ERROR', message: 'plain words' });
   });
 
-  it('links: the vscode:// URI the extension handles, only for VS Code hosts', () => {
-    assert.equal(panelUri('a b'), 'vscode://jevcp.jev-control-panel/decision?id=a%20b');
-    assert.equal(isVsCodeHost('Visual Studio Code'), true);
-    assert.equal(isVsCodeHost('Claude Desktop'), false);
-    assert.equal(isVsCodeHost(undefined), false);
+  it('"Open in Jev panel": the app-only tool the session named, and no button target without one', async () => {
+    const { tool: _t, ...input } = JSON.parse(readFileSync(join(__dirname, '../../examples/parser-fix.jev.json'), 'utf8')) as Record<string, unknown>;
+    const outcome = await service.call('jev_step', input);
+    const plain = toCallToolResult(outcome, 'jev');
+    const withTool = cardModel({ tool: 'jev_step', input, result: plain.structuredContent, decision: withDecisionMeta(plain, outcome.record, 'jev_open_decision')._meta?.[DECISION_META_KEY] });
+    assert.equal(withTool.openTool, 'jev_open_decision');
+    assert.equal(withTool.decisionId, outcome.record.id);
+    const without = cardModel({ tool: 'jev_step', input, result: plain.structuredContent, decision: withDecisionMeta(plain, outcome.record)._meta?.[DECISION_META_KEY] });
+    assert.equal(without.openTool, undefined);
   });
 });

@@ -67,6 +67,8 @@ export interface CardModel {
   failed: boolean;
   /** The decision id (for "Open in Jev panel"), when the server sent the decision. */
   decisionId?: string;
+  /** The server's app-only tool that opens the decision in the editor's panel (`open_tool`), when it has one. */
+  openTool?: string;
   /** A record the what-if can replay, when the server sent the decision with its exchanges. */
   record?: DecisionRecord;
 }
@@ -192,7 +194,8 @@ function verdictLine(d: Delivered, r: Obj, like: DecisionLike): string {
 export function cardModel(d: Delivered): CardModel {
   const record = recordOf(d.decision);
   const decisionId = isObj(d.decision) && typeof d.decision.id === 'string' ? d.decision.id : undefined;
-  const base = { tool: d.tool, questions: [], candidates: [], claims: [], decisionId };
+  const openTool = isObj(d.decision) && typeof d.decision.open_tool === 'string' ? d.decision.open_tool : undefined;
+  const base = { tool: d.tool, questions: [], candidates: [], claims: [], decisionId, ...(openTool ? { openTool } : {}) };
   if (d.errorText !== undefined || (record?.error && d.result === undefined)) {
     const error = record?.error ?? parseErrorText(d.errorText ?? '');
     return {

@@ -13,7 +13,6 @@ import { CARD_ZOD_GLOBAL, floorsUsed, WHAT_IF_GLOBAL, type WhatIfApi } from '../
 import { WhatIfView } from '../whatif-view';
 import { cardModel, DECISION_META_KEY, type CardModel } from './card-model';
 import { renderCard } from './card-view';
-import { isVsCodeHost, panelUri } from './links';
 
 // Timing marks for bench/card.mjs (ms since the view's navigation start): bundleStart (the build's banner,
 // before any module runs), scriptStart (modules initialised), initSent (ui/initialize), connected (the
@@ -80,18 +79,31 @@ function fallbackCopy(text: string, done: () => void): void {
   if (ok) done();
 }
 
+/**
+ * "Open in Jev panel": the server's app-only tool (src/mcp/app-tools.ts) opens the decision in the editor. VS Code's
+ * app host refuses `ui/open-link` for non-http(s) URIs, but lets a view call its own server's app-only tools.
+ */
+function openInPanel(tool: string, id: string): void {
+  const button = document.getElementById('open-panel');
+  const say = (text: string) => button?.replaceChildren(text);
+  app.callServerTool({ name: tool, arguments: { id } }).then(
+    (r) => say(r.isError ? `Could not open: ${r.content.map((c) => (c.type === 'text' ? c.text : '')).join(' ').slice(0, 120)}` : 'Opened in Jev panel'),
+    (err: unknown) => say(`Could not open: ${err instanceof Error ? err.message : String(err)}`),
+  );
+}
+
 function show(result: CallToolResult): void {
   const ctx = app.getHostContext();
   const decision = result._meta?.[DECISION_META_KEY] as { tool?: unknown } | undefined;
   const tool = ctx?.toolInfo?.tool.name ?? (typeof decision?.tool === 'string' ? decision.tool : 'tool');
   const errorText = result.isError ? result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n') : undefined;
   const model = cardModel({ tool, input, result: result.structuredContent, ...(errorText !== undefined ? { errorText } : {}), decision });
-  const vscode = isVsCodeHost(app.getHostVersion()?.name);
+  const openTool = model.openTool;
   const card = renderCard(
     root,
     model,
     {
-      ...(vscode ? { openInPanel: (id: string) => void app.openLink({ url: panelUri(id) }) } : {}),
+      ...(openTool ? { openInPanel: (id: string) => openInPanel(openTool, id) } : {}),
       copyJson: () => copyText(JSON.stringify({ tool, input, result: result.structuredContent ?? null, decision: decision ?? null }, null, 2)),
     },
     () => whatIfFor(model),
