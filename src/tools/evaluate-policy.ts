@@ -113,7 +113,7 @@ const QUESTION_JSON = {
     },
     {
       if: { properties: { type: { const: 'score' } }, required: ['type'] },
-      then: { required: ['criteria'], properties: { criteria: { type: 'array', minItems: 1 } } },
+      then: { required: ['criteria'], properties: { criteria: { type: 'array', minItems: 1, items: { description: 'A level description, lowest level first (passed through unchanged).' } } } },
     },
   ],
 };
@@ -248,6 +248,7 @@ export const evaluatePolicyTool: ToolDefinition<EvaluatePolicyInput, EvaluatePol
     properties: {
       state: {
         type: ['string', 'object', 'array'],
+        items: { description: 'Any JSON value.' },
         description: 'What to judge: text, a JSON object or an array. It is sent to the configured judgment provider; send no secrets. A state over the request budget (32 000 estimated tokens with the longest question, 64 000 with all questions) is refused, never cut.',
       },
       questions: {

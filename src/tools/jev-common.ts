@@ -12,9 +12,13 @@ import { actionSchema, coverageSchema, parseArgs, probability, usageSchema } fro
  * annotations and the output fields every jev tool starts with.
  */
 
-/** Annotations of every jev tool: read-only, not destructive, idempotent, open world. */
+/**
+ * Annotations of every jev tool: read-only, not destructive, idempotent, closed world (the result is typed
+ * data the configured judge computed from the caller's own input, no fetched content; docs/decisions.md
+ * "Judgment tools are read-only and closed-world").
+ */
 export function jevAnnotations(title: string): ToolAnnotations {
-  return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+  return { title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 }
 
 /**

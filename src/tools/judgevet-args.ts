@@ -253,8 +253,12 @@ export function routeEvidence(raw: unknown, questionIds: readonly string[]): voi
 // ---------------------------------------------------------------------------------------------------
 // Schema pieces. JSON Schema 2020-12 objects written by hand; zod twins check our own output.
 
-/** Shared annotations of the four tools: read-only, open-world; destructive/idempotent omitted. */
-export const JUDGEVET_ANNOTATIONS = Object.freeze({ readOnlyHint: true, openWorldHint: true });
+/**
+ * Shared annotations of the four tools: read-only, closed world (typed answers to the caller's own
+ * questions, no fetched content; docs/decisions.md "Judgment tools are read-only and closed-world");
+ * destructive/idempotent omitted.
+ */
+export const JUDGEVET_ANNOTATIONS = Object.freeze({ readOnlyHint: true, openWorldHint: false });
 
 export const PROBABILITY_JSON = { type: 'number', minimum: 0, maximum: 1 } as const;
 

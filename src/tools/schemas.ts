@@ -172,9 +172,29 @@ export const coverageSchema = z
   .strict();
 export const actionSchema = z.enum(['auto', 'review', 'escalate']);
 
-/** JSON Schema (2020-12) for a zod schema, without the `$schema` key. */
+/**
+ * JSON Schema (2020-12) for a zod schema, without the `$schema` key, with every `oneOf` written as `anyOf`.
+ * zod writes `oneOf` only for discriminated unions, whose branches exclude each other by the discriminator,
+ * so `anyOf` accepts the same values; Codex keeps `anyOf` but drops `oneOf` (the node would reach its
+ * model as a string, see src/mcp/schema-portability.ts rule `untyped`).
+ */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Record<string, unknown>;
   delete out.$schema;
+  oneOfToAnyOf(out);
   return out;
+}
+
+function oneOfToAnyOf(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  if (Array.isArray(node)) {
+    for (const item of node) oneOfToAnyOf(item);
+    return;
+  }
+  const obj = node as Record<string, unknown>;
+  if (Array.isArray(obj.oneOf) && !('anyOf' in obj)) {
+    obj.anyOf = obj.oneOf;
+    delete obj.oneOf;
+  }
+  for (const value of Object.values(obj)) oneOfToAnyOf(value);
 }

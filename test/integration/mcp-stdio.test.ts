@@ -60,6 +60,7 @@ describe('MCP over stdio with the fake System One server', () => {
       assert.equal(t.inputSchema.type, 'object', `${t.name} inputSchema`);
       assert.equal(t.outputSchema?.type, 'object', `${t.name} outputSchema`);
       assert.equal(t.annotations?.readOnlyHint, true, `${t.name} readOnlyHint`);
+      assert.equal(t.annotations?.openWorldHint, false, `${t.name} openWorldHint (no Approve Tool Result step in VS Code)`);
       assert.equal(t.annotations?.title, t.title);
     }
   });

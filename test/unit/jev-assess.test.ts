@@ -595,7 +595,7 @@ describe('tool definitions', () => {
       assert.equal(tool.title, titles[tool.name]);
       assert.deepEqual(
         { ...tool.annotations, title: undefined },
-        { title: undefined, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+        { title: undefined, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       );
       assert.equal(tool.inputJsonSchema.additionalProperties, false);
       assert.equal(tool.outputJsonSchema.type, 'object');

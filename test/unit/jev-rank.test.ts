@@ -421,7 +421,7 @@ describe('jev_rank through JudgmentService', () => {
 
   it('tool definition', () => {
     assert.equal(jevRankTool.title, 'Jev candidate ranker');
-    assert.deepEqual(jevRankTool.annotations, { title: 'Jev candidate ranker', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    assert.deepEqual(jevRankTool.annotations, { title: 'Jev candidate ranker', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     assert.equal(jevRankTool.inputJsonSchema.additionalProperties, false);
   });
 });

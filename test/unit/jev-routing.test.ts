@@ -756,7 +756,7 @@ describe('tool metadata', () => {
     for (const tool of [jevCodingLoopTool, jevStepTool, jevToolRouteTool, jevEvaluateTool]) {
       assert.equal(tool.title, titles[tool.name]);
       assert.equal(tool.family, 'jev');
-      assert.deepEqual(tool.annotations, { title: titles[tool.name], readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+      assert.deepEqual(tool.annotations, { title: titles[tool.name], readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       assert.equal(tool.inputJsonSchema.additionalProperties, false, tool.name);
       assert.equal(tool.outputJsonSchema.additionalProperties, false, tool.name);
     }

@@ -475,7 +475,7 @@ describe('tool definitions', () => {
         ['evaluate_policy', 'Evaluate a judgment policy', 'judgevet'],
       ],
     );
-    for (const t of TOOLS) assert.deepEqual(t.annotations, { readOnlyHint: true, openWorldHint: true });
+    for (const t of TOOLS) assert.deepEqual(t.annotations, { readOnlyHint: true, openWorldHint: false });
   });
 
   test('schemas are closed 2020-12 objects without root combinators; every output property is described', () => {
