@@ -76,12 +76,12 @@ export default tseslint.config(
     rules: { eqeqeq: ['error', 'always'], 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
   },
   {
-    files: ['**/*.cjs', 'test/host/fixtures/**/*.js'],
+    files: ['**/*.cjs', 'test/host/fixtures/**/*.js', 'test/agent/scripted-agent/**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
   },
   {
     // Browser code: the e2e harness's fake host, and the functions the Playwright drivers hand to page.evaluate.
-    files: ['test/e2e/**', 'bench/panel.mjs', 'scripts/screenshots-inline.mjs', 'scripts/test-e2e.mjs', 'scripts/vscode-host/**'],
+    files: ['test/e2e/**', 'test/agent/**/*.mjs', 'bench/panel.mjs', 'scripts/screenshots-inline.mjs', 'scripts/test-e2e.mjs', 'scripts/test-agent.mjs', 'scripts/vscode-host/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

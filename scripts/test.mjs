@@ -3,7 +3,8 @@
 // (node:test via tsx), the official MCP conformance suite's client scenarios (scripts/test-conformance.mjs;
 // installs its tools on first use), then the extension-host suite and the browser e2e. A failing step fails
 // the run; the later steps still run. The MCP Apps card check (test/e2e/card-check.mjs: Chromium, AppBridge,
-// jevcp serve) runs after conformance. Usage: node scripts/test.mjs [--only lint,unit,integration,conformance,card,host,e2e]
+// jevcp serve) runs after conformance; VS Code's own agent loop (scripts/test-agent.mjs: the .vsix and a scripted
+// chat model in code-server) runs last. Usage: node scripts/test.mjs [--only lint,unit,integration,conformance,card,host,e2e,agent]
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -52,7 +53,7 @@ for (const suite of ['unit', 'integration']) {
   if (status !== 0) failed++;
 }
 
-for (const [suite, script] of [['conformance', 'scripts/test-conformance.mjs'], ['card', 'test/e2e/card-check.mjs'], ['host', 'scripts/test-host.mjs'], ['e2e', 'scripts/test-e2e.mjs']]) {
+for (const [suite, script] of [['conformance', 'scripts/test-conformance.mjs'], ['card', 'test/e2e/card-check.mjs'], ['host', 'scripts/test-host.mjs'], ['e2e', 'scripts/test-e2e.mjs'], ['agent', 'scripts/test-agent.mjs']]) {
   if (!want(suite) || !existsSync(join(root, script))) continue;
   console.log(`\n# ${suite}`);
   if (run(process.execPath, [join(root, script)]) !== 0) failed++;

@@ -48,7 +48,8 @@ function userSettings(trust, extra) {
  * Starts code-server. Options: `trust` (default false: `--disable-workspace-trust`, every folder trusted;
  * true: Workspace Trust on, so a folder nobody trusted opens in Restricted Mode), `env` (added to the
  * server's environment, which every extension host inherits), `settings` (extra user settings),
- * `keepState` (leave the state dir on stop, for debugging), `vsix` (installed into the fresh extensions dir first),
+ * `keepState` (leave the state dir on stop, for debugging), `vsix` (a path or a list of paths, installed into the
+ * fresh extensions dir first),
  * `folder` (the workspace to open).
  * Resolves to { url, port, stateDir, logFile, stop() } once /healthz answers.
  */
@@ -75,11 +76,11 @@ export async function startHost({ trust = false, env = {}, settings = {}, keepSt
     '--user-data-dir', path.join(stateDir, 'user-data'),
     '--extensions-dir', path.join(stateDir, 'extensions'),
   ];
-  if (vsix) {
-    const install = spawnSync(host.VSCODE_HOST_NODE, [...base, '--install-extension', vsix], { env: childEnv, encoding: 'utf8' });
+  for (const file of vsix === undefined ? [] : [vsix].flat()) {
+    const install = spawnSync(host.VSCODE_HOST_NODE, [...base, '--install-extension', file], { env: childEnv, encoding: 'utf8' });
     if (install.status !== 0) {
       if (!keepState) fs.rmSync(stateDir, { recursive: true, force: true });
-      throw new Error(`installing ${vsix} failed:\n${install.stdout}\n${install.stderr}`);
+      throw new Error(`installing ${file} failed:\n${install.stdout}\n${install.stderr}`);
     }
   }
   const logFile = path.join(stateDir, 'server.log');

@@ -16,18 +16,19 @@ export async function startCodeServer({ vsix, folder, env = {}, theme = 'Dark Mo
 
 /**
  * Runs a palette command (prefix '>') or quick-opens a file (prefix ''). The quick input closes itself
- * when focus moves (a toast, a view opening), so each attempt starts afresh; up to 5 attempts.
+ * when focus moves (a toast, a view opening), so each attempt starts afresh; up to 5 attempts, each waiting
+ * up to `timeout` ms for the input and the row.
  */
-export async function quickPick(page, prefix, text, log = () => {}) {
+export async function quickPick(page, prefix, text, log = () => {}, { timeout = 5000 } = {}) {
   for (let attempt = 1; attempt <= 5; attempt++) {
     try {
       await page.keyboard.press('F1');
       const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 5000 });
+      await input.waitFor({ state: 'visible', timeout });
       await input.fill(prefix + text);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ state: 'visible', timeout: 5000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ state: 'visible', timeout });
       await page.keyboard.press('Enter');
-      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
       log(`ran: ${text}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       return;
     } catch (e) {
