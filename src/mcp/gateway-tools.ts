@@ -9,6 +9,7 @@ import { refOf, type ResolvedTool } from '../registry/registry';
 import type { GatewayDeps } from './gateway';
 import { toolListing } from './server';
 import type { DecisionCard } from './app-card';
+import { withArrayItems } from './schema-repair';
 
 /** One tool as the agent's client sees it. */
 export interface GatewayTool {
@@ -58,7 +59,8 @@ export function listingFingerprint(tools: readonly GatewayTool[]): string {
 }
 
 function externalListing(name: string, tool: ResolvedTool): Tool {
-  const schema = tool.inputSchema && tool.inputSchema.type === 'object' ? tool.inputSchema : { type: 'object', properties: {} };
+  // Arrays without items are repaired: one such node makes VS Code's agent refuse every request (schema-repair.ts).
+  const schema = tool.inputSchema && tool.inputSchema.type === 'object' ? withArrayItems(tool.inputSchema).schema : { type: 'object', properties: {} };
   // No outputSchema: results are re-shaped by the registry (a JSON object), not the server's own shape.
   return {
     name,
