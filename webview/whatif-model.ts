@@ -21,6 +21,7 @@ export const FLOORS_USED: Readonly<Record<string, readonly FloorKey[]>> = Object
   jev_verify: ['auto_accept'],
   jev_rank: ['auto_accept'],
   jev_screen: ['block_at'],
+  jev_permit: ['auto_accept', 'review_at', 'block_at'],
 });
 
 /** Floors `tool` reads (empty for tools whose result does not depend on thresholds). */
