@@ -74,7 +74,7 @@ describe('in-host MCP endpoint', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
-  it('lists the 13 judgment tools to the SDK client and judges a jev_step call as agent editor, live in the feed', async () => {
+  it('lists the 14 judgment tools to the SDK client and judges a jev_step call as agent editor, live in the feed', async () => {
     client = await connectClient(definition.uri, definition.headers);
     const tools = (await client.listTools()).tools.map((t) => t.name);
     assert.deepEqual([...tools].sort(), [...JUDGMENT_TOOLS].sort());
