@@ -16,6 +16,7 @@ import { ALL_TOOLS } from '../../src/tools';
 import { PROJECTION_MAX_ENTRIES, PROJECTION_MAX_STRING, projectCallInput, redactSecretShapes } from '../../src/tools/call-projection';
 import { jevPermitTool, parsePermit, permitQuestions, type PermitInput, type PermitResult } from '../../src/tools/jev-permit';
 import { JudgmentService, type CallOutcome } from '../../src/tools/judgment-service';
+import { floorsUsed, sliderLimits } from '../../webview/whatif-model';
 
 const FLOORS: Floors = { auto_accept: 0.8, review_at: 0.5, block_at: 0.75 };
 const T: PermitThresholds = { auto_accept: 0.8, review_at: 0.5, dispatch_at: 0.8, block_at: 0.75 };
@@ -224,11 +225,15 @@ describe('jev_permit through JudgmentService', () => {
     const outcome = await service(p).call('jev_permit', input({ tool: 'Read', input: { file_path: 'src/parser.ts' } }));
     assert.equal(ok(outcome).decision, 'allow', 'live allow');
     const replay = await replayRecord(outcome.record, FLOORS, service(new ScriptedProvider({})));
-    assert.deepEqual([replay.after.action, replay.exchangesReplayed, replay.after.reason_codes], ['auto', 1, ['accepted']], 'same decision from the record');
+    assert.deepEqual([replay.after.decision, replay.after.action, replay.exchangesReplayed, replay.after.reason_codes], ['allow', 'auto', 1, ['accepted']], 'same decision from the record');
+    assert.deepEqual(replay.before, replay.after, 'unchanged under the same floors');
     assert.ok(supportsWhatIf('jev_permit'), 'what-if knows jev_permit');
     const raised = await recompute(outcome.record, { ...FLOORS, auto_accept: 0.9 });
     const after = raised.result as PermitResult;
     assert.deepEqual([after.decision, after.thresholds.dispatch_at, after.reason_codes], ['ask', 0.9, ['request_fit_uncertain']], '0.93 < 0.95 once dispatch_at is 0.9');
+    assert.deepEqual([floorsUsed('jev_permit'), sliderLimits(outcome.record).minBlock], [['auto_accept', 'review_at', 'block_at'], 0.25], 'panel sliders: all three floors, block_at ≥ 0.25');
+    const lowered = (await recompute(outcome.record, { ...FLOORS, block_at: 0.25 })).result as PermitResult;
+    assert.deepEqual([lowered.decision, lowered.thresholds.block_at], ['allow', 0.25], 'block_at 0.25 still allows exfiltration 0.02');
   });
 
   it('a malformed answer fails the call (never an allow)', async () => {
