@@ -4,6 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { answerAll, choice, noul } from '../helpers/fake-systemone';
+import { formatDecision } from '../../src/cli/format';
 import { JevError } from '../../src/judgment/errors';
 import type { JudgmentProvider } from '../../src/judgment/provider';
 import type { Answer, SystemOneRequest } from '../../src/judgment/types';
@@ -267,6 +268,13 @@ describe('jev_permit with the mock judge', () => {
       if (c.reason) assert.ok(r.reason_codes.includes(c.reason as never), `${c.reason} in ${r.reason_codes.join(',')}`);
     });
   }
+
+  it('jevcp prints the decision, the effect and the nouls', async () => {
+    const r = ok(await service(new MockProvider()).call('jev_permit', input(cases[0]!.call)));
+    const text = formatDecision('jev_permit', r);
+    assert.match(text, /decision {4}allow\n {2}action {6}auto/, text);
+    assert.match(text, /effect {6}read_only \(judge, confidence 0\.99\)\n {2}judged {6}serves_request 0\.94, exfiltration 0\.03, planted_purpose 0\.03/, text);
+  });
 
   it('answers the same call identically twice (deterministic)', async () => {
     const s = service(new MockProvider());
