@@ -19,7 +19,7 @@ import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, pr
 
 const JUDGMENT_TOOLS = [
   'ask_noul', 'ask_choice', 'ask_score', 'evaluate_policy', 'jev_step', 'jev_coding_loop', 'jev_tool_route',
-  'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate',
+  'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate', 'jev_permit',
 ];
 
 describe('in-host MCP endpoint', () => {
