@@ -14,7 +14,7 @@ import {
   type PermitThresholds,
 } from '../policy/permit';
 import { dispatchFloor, tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
-import { projectCallInput } from './call-projection';
+import { projectCallInput, redactSecretShapes } from './call-projection';
 import { jsonProblem, sanitizeDescription } from './candidates';
 import { commonOutputShape, jevAnnotations, judgedOutput, parseLoopArgs, readChoice, readNoul, type CommonOutputFields } from './jev-common';
 import { jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
@@ -150,13 +150,14 @@ export interface PermitState {
 
 /**
  * The request's state: the request cut to MAX_REQUEST_CHARS, the call's tool name (cut to 200) and
- * sanitized description (sanitizeDescription), its input projected (projectCallInput: redacted and
+ * description (secret shapes redacted, then sanitizeDescription), its input projected (projectCallInput: redacted and
  * bounded), and the host facts as given. `clipped` is true when anything was cut.
  */
 export function permitState(input: PermitInput): PermitState {
   const request = truncateText(input.request, MAX_REQUEST_CHARS);
   const tool = truncateText(input.call.tool, MAX_TOOL_NAME_CHARS);
-  const description = input.call.description === undefined ? { text: '', clipped: false } : sanitizeDescription(input.call.description);
+  const said = input.call.description === undefined ? undefined : redactSecretShapes(input.call.description);
+  const description = said === undefined ? { text: '', clipped: false } : sanitizeDescription(said.text);
   const projected = projectCallInput(input.call.input);
   const host: PermitState['state']['host'] = { name: input.host.name, agent: input.host.agent };
   if (input.host.effect !== undefined) host.effect = input.host.effect;
@@ -165,7 +166,7 @@ export function permitState(input: PermitInput): PermitState {
   return {
     state: { request, call: { tool, description: description.text, input: projected.input }, host },
     clipped: request !== input.request || tool !== input.call.tool || description.clipped || projected.clipped,
-    redacted: projected.redacted,
+    redacted: projected.redacted + (said?.redacted ?? 0),
   };
 }
 

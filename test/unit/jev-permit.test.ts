@@ -206,10 +206,10 @@ describe('jev_permit through JudgmentService', () => {
   it('asks the effect only without a host effect; sends the projection, never a secret-shaped value', async () => {
     const p = new ScriptedProvider(CONFIDENT);
     const token = 'sk-' + 'z'.repeat(30);
-    const r = ok(await service(p).call('jev_permit', input({ tool: 'Bash', input: { command: `OPENAI_KEY=${token} npm test` } })));
+    const r = ok(await service(p).call('jev_permit', input({ tool: 'Bash', input: { command: `OPENAI_KEY=${token} npm test` }, description: `Run the tests with ${token}` })));
     assert.deepEqual(Object.keys(p.requests[0]!.questions), ['effect', 'serves_request', 'exfiltration', 'planted_purpose'], 'four questions');
     assert.ok(!JSON.stringify(p.requests[0]!.state).includes(token), 'no token upstream');
-    assert.deepEqual([r.decision, r.action, r.effect.source, r.projection.redacted_values], ['allow', 'auto', 'judge', 1], 'allowed, one value redacted');
+    assert.deepEqual([r.decision, r.action, r.effect.source, r.projection.redacted_values], ['allow', 'auto', 'judge', 2], 'allowed; the token redacted in the input and the description');
     const h = ok(await service(p).call('jev_permit', input({ tool: 'Read', input: { file_path: 'src/parser.ts' } }, { effect: 'read_only', paths_in_workspace: true })));
     assert.deepEqual(Object.keys(p.requests[1]!.questions), ['serves_request', 'exfiltration', 'planted_purpose'], 'no effect question');
     assert.deepEqual([h.decision, h.effect], ['allow', { choice: 'read_only', confidence: 1, probabilities: { read_only: 1, local_write: 0, external_write: 0, destructive: 0 }, source: 'host' }], 'host effect');
