@@ -21,6 +21,7 @@ export const FLOORS_USED: Readonly<Record<string, readonly FloorKey[]>> = Object
   jev_verify: ['auto_accept'],
   jev_rank: ['auto_accept'],
   jev_screen: ['block_at'],
+  jev_permit: ['auto_accept', 'review_at', 'block_at'],
 });
 
 /** Floors `tool` reads (empty for tools whose result does not depend on thresholds). */
@@ -80,14 +81,16 @@ export function constrainFloors(floors: Floors, moved: FloorKey, limits: SliderL
 /**
  * Limits set by the recorded input: a per-call review_at without its own auto_accept raises the effective
  * review_at (a caller pair was validated itself, and max(caller, env) keeps its order); jev_screen's
- * review_at (default 0.25) bounds block_at from below.
+ * review_at (default 0.25) bounds block_at from below, and so does 0.25 for jev_permit (the floor's minimum).
  */
 export function sliderLimits(record: Pick<DecisionRecord, 'tool' | 'input'>): SliderLimits {
   const raw = record.input;
   const input = (typeof raw === 'object' && raw !== null ? raw : {}) as { auto_accept?: unknown; review_at?: unknown };
   const review = typeof input.review_at === 'number' && Number.isFinite(input.review_at) ? toSlider(input.review_at) : undefined;
   if (record.tool === 'jev_screen') return { minAuto: 0, minBlock: review ?? SCREEN_REVIEW_AT };
-  return { minAuto: review !== undefined && typeof input.auto_accept !== 'number' ? review : 0, minBlock: 0 };
+  const minAuto = review !== undefined && typeof input.auto_accept !== 'number' ? review : 0;
+  // jev_permit reads the block_at floor itself, which never goes below the screen review threshold (0.25).
+  return { minAuto, minBlock: record.tool === 'jev_permit' ? SCREEN_REVIEW_AT : 0 };
 }
 
 /** The floors a record was decided under, rounded for the sliders; defaults fill a malformed record. */

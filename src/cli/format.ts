@@ -50,6 +50,7 @@ function row(lines: string[], label: string, value: string | undefined): void {
 export function formatDecision(tool: string, result: unknown, input?: unknown): string {
   const r = isObj(result) ? result : {};
   const lines = [`${tool} — model ${modelLabel(r.model)}`];
+  row(lines, 'decision', typeof r.decision === 'string' ? r.decision : undefined);
   row(lines, 'handoff', typeof r.handoff === 'string' ? r.handoff : undefined);
   row(lines, 'action', typeof r.action === 'string' ? r.action : undefined);
   row(lines, 'reasons', Array.isArray(r.reason_codes) ? r.reason_codes.join(', ') : undefined);
@@ -58,6 +59,11 @@ export function formatDecision(tool: string, result: unknown, input?: unknown): 
   row(lines, 'thresholds', thresholds(r.thresholds ?? nested));
   for (const n of thresholdFloorNotes(input, result)) row(lines, 'note', n);
 
+  // jev_permit: the effect it relied on and the three nouls.
+  if (isObj(r.effect) && typeof r.effect.source === 'string') {
+    row(lines, 'effect', `${String(r.effect.choice)} (${r.effect.source}, confidence ${num(r.effect.confidence)})`);
+    row(lines, 'judged', `serves_request ${num(r.serves_request)}, exfiltration ${num(r.exfiltration)}, planted_purpose ${num(r.planted_purpose)}`);
+  }
   if ('call' in r) {
     const c = r.call;
     row(lines, 'call', isObj(c) ? `${String(c.name)} ${JSON.stringify(c.arguments)} (candidate ${String(c.candidate_id)})` : 'none');

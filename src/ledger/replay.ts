@@ -80,6 +80,8 @@ function canonical(value: unknown): string {
 /** Headline of a decision for before/after comparison (fields absent from a tool's result are omitted). */
 export interface DecisionSummary {
   ok: boolean;
+  /** jev_permit's allow / ask / deny. */
+  decision?: string;
   action?: string;
   handoff?: string;
   reason_codes?: string[];
@@ -106,6 +108,7 @@ export function summarize(result: unknown, error?: { code: string; message: stri
   if (error) return { ok: false, error: { code: error.code, message: error.message } };
   const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
   const out: DecisionSummary = { ok: true };
+  if (typeof r.decision === 'string') out.decision = r.decision;
   if (typeof r.action === 'string') out.action = r.action;
   else if (typeof (r.policy as { result?: unknown })?.result === 'string') out.action = `policy ${(r.policy as { result: string }).result}`;
   if (typeof r.handoff === 'string') out.handoff = r.handoff;

@@ -32,6 +32,7 @@ export const CARD_TOOLS: ReadonlySet<string> = new Set([
   'jev_verify',
   'jev_screen',
   'jev_rank',
+  'jev_permit',
   'evaluate_policy',
   'ask_noul',
   'ask_choice',

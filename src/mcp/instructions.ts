@@ -18,6 +18,7 @@ export const SERVER_INSTRUCTIONS = [
   '- jev_coding_loop, jev_tool_route: the two halves of jev_step.',
   '- jev_review (a diff), jev_verify (claims against evidence), jev_gate (both, before a commit).',
   '- jev_screen: prompt-injection and substance check of untrusted text before you read it.',
+  '- jev_permit: allow, ask or deny one proposed tool call (its input goes upstream, secrets redacted).',
   '- jev_rank: best of up to 5 000 texts for a query.',
   '- jev_evaluate, ask_noul, ask_choice, ask_score, evaluate_policy: your own questions.',
   '',

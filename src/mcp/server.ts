@@ -74,7 +74,7 @@ class JevMcpServer extends Server {
 /**
  * Builds the MCP server for `service` over any transport (stdio here; the extension connects a
  * Streamable HTTP transport). Name `jev-control-panel`, version from package.json, capabilities tools +
- * resources, the 13 tools with input/output schemas, the jev://packs resources.
+ * resources, the 14 tools with input/output schemas, the jev://packs resources.
  *
  * tools/call: malformed params or an unknown name → JSON-RPC error -32602 (tool-call-errors.ts); otherwise `service.call(name, rawArgs, {signal})` where
  * `signal` is the MCP request's abort signal (a client cancellation aborts the upstream request), and

@@ -136,6 +136,9 @@ export function headline(d: DecisionLike): { text: string; tone: Tone } {
   if (d.error) return { text: `${d.error.code} · no decision (fails closed)`, tone: 'bad' };
   const r = isObj(d.result) ? d.result : {};
   const parts: string[] = [];
+  // jev_permit's allow / ask / deny leads: it is what the host acts on.
+  const decision = str(r.decision);
+  if (decision) parts.push(decision);
   const handoff = str(r.handoff);
   if (handoff) parts.push(handoff);
   const action = str(r.action) ?? (isObj(r.policy) ? `policy ${String(r.policy.result)}` : undefined);

@@ -2,7 +2,7 @@
  * One-line plain-language explanations of every reason code the jev tools report, and of the error
  * codes a failed call shows in its place. Sources: the coding-loop partner codes (jev_coding_loop,
  * jev_step), the tool-route set (jev_tool_route, jev_step, plus routing_blocked_dispatch), candidate
- * block reasons, the gate set (jev_gate), and the judgment error codes (src/judgment/errors.ts).
+ * block reasons, the gate set (jev_gate), the permit set (jev_permit), and the judgment error codes (src/judgment/errors.ts).
  * A unit test checks this table against the code lists exported by src/policy and src/tools.
  */
 
@@ -56,7 +56,7 @@ export const REASON_CODES: Readonly<Record<string, ReasonInfo>> = Object.freeze(
   no_suitable_call: R('route', 'The judge chose "none": no prepared call should run now.'),
   selection_uncertain: R('route', 'The choice among the prepared calls is below the dispatch threshold or too spread out.'),
   suitability_uncertain: R('route', 'The selected call, judged on its own, is not suitable enough to dispatch.'),
-  effect_requires_review: R('route', 'The selected call writes outside the workspace or is destructive; it always needs review.'),
+  effect_requires_review: R('route', 'The selected or proposed call writes beyond this machine or is destructive; it always needs review.'),
   routing_blocked_dispatch: R(
     'route',
     'A call was ready to dispatch, but the coding loop routed elsewhere (a stop, risk, uncertainty or failures outrank it).',
@@ -68,6 +68,16 @@ export const REASON_CODES: Readonly<Record<string, ReasonInfo>> = Object.freeze(
   preconditions_not_met: R('block', 'The host reports that the call’s preconditions are not met.'),
   retry_budget_exhausted: R('block', 'This unchanged call has already failed twice.'),
   unknown_effect: R('block', 'The call’s effect is unknown, so it cannot be dispatched safely.'),
+
+  // Permission check of one proposed call (jev_permit); accepted, incomplete_context and effect_requires_review are shared
+  effect_uncertain: R('route', 'The judged effect of the call is not confident or concentrated enough, so it counts as unknown and is never allowed.'),
+  write_outside_workspace: R('route', 'The host says the call touches paths outside the workspace and it may write, so a person decides.'),
+  exfiltration_likely: R('block', 'The call likely sends workspace content, credentials or personal data off the machine; it is denied.'),
+  exfiltration_uncertain: R('route', 'The judge cannot confidently rule out that the call sends data off the machine.'),
+  planted_purpose_likely: R('block', 'The call’s purpose likely comes from instructions planted in content the agent read; it is denied.'),
+  planted_purpose_uncertain: R('route', 'The judge cannot confidently rule out that the call’s purpose was planted in content the agent read.'),
+  request_not_served: R('route', 'The judge is confident the call does not serve what the user asked.'),
+  request_fit_uncertain: R('route', 'The judge is not confident the call serves what the user asked.'),
 
   // Commit gate (jev_gate)
   review_escalated: R('gate', 'The diff review escalated: low confidence or not safe to apply.'),

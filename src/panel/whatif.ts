@@ -12,6 +12,7 @@ import { jevGateTool } from '../tools/jev-gate';
 import { jevScreenTool } from '../tools/jev-screen';
 import { jevRankTool } from '../tools/jev-rank';
 import { jevEvaluateTool } from '../tools/jev-evaluate';
+import { jevPermitTool } from '../tools/jev-permit';
 import type { Outcome } from './outcome-diff';
 
 /**
@@ -34,6 +35,7 @@ const TOOLS: ToolDefinition[] = [
   jevScreenTool,
   jevRankTool,
   jevEvaluateTool,
+  jevPermitTool,
 ];
 
 let service: JudgmentService | undefined;

@@ -12,8 +12,9 @@ import { jevGateTool } from './jev-gate';
 import { jevScreenTool } from './jev-screen';
 import { jevRankTool } from './jev-rank';
 import { jevEvaluateTool } from './jev-evaluate';
+import { jevPermitTool } from './jev-permit';
 
-/** All 13 judgment tools in discovery order: judgevet first, then the jev tools. */
+/** All 14 judgment tools in discovery order: judgevet first, then the jev tools. */
 export const ALL_TOOLS: ToolDefinition[] = [
   askNoulTool,
   askChoiceTool,
@@ -28,4 +29,5 @@ export const ALL_TOOLS: ToolDefinition[] = [
   jevScreenTool,
   jevRankTool,
   jevEvaluateTool,
+  jevPermitTool,
 ];

@@ -1,5 +1,5 @@
 /**
- * Drives the 13 judgment tools end to end over real HTTP for decision-order tests: a JudgmentService with
+ * Drives the 14 judgment tools end to end over real HTTP for decision-order tests: a JudgmentService with
  * ALL_TOOLS and a real SystemOneProvider pointed at the fake System One server (127.0.0.1), answers
  * scripted per question id.
  *

@@ -1,5 +1,5 @@
 /**
- * Bad input through MCP: a table of malformed inputs across the 13 tools, sent as
+ * Bad input through MCP: a table of malformed inputs across the 14 tools, sent as
  * raw JSON-RPC lines to `node dist/cli.js serve` over real stdio (raw, so JSON-only values such as 1e999 →
  * Infinity and own `__proto__` keys arrive exactly as written). Each must come back as `isError` with a
  * message naming the field, and the fake System One upstream must count 0 requests for all of them.
@@ -19,6 +19,8 @@ interface BadCase {
 }
 
 const big = 'x'.repeat(1_000_001);
+const permitCall = { tool: 'Bash', input: { command: 'ls' } };
+const permitHost = { name: 'claude-code', agent: 'editor' };
 const cand = (over: Record<string, unknown> = {}, i = 0) => ({
   id: `c${i}`,
   name: 'read_file',
@@ -96,6 +98,16 @@ const CASES: BadCase[] = [
   { tool: 'jev_evaluate', why: 'no per-call thresholds', args: { state: 's', questions: policyQ, auto_accept: 0.9 }, field: /auto_accept/ },
   { tool: 'jev_evaluate', why: 'model number', args: { state: 's', questions: policyQ, model: 42 }, field: /model/ },
   { tool: 'jev_evaluate', why: 'oversized state text', args: { state: big, questions: policyQ }, field: /state/ },
+  // jev_permit
+  { tool: 'jev_permit', why: 'missing call input', args: { request: 'r', call: { tool: 'Bash' }, host: permitHost }, field: /call\.input/ },
+  { tool: 'jev_permit', why: 'blank tool name', args: { request: 'r', call: { tool: '  ', input: {} }, host: permitHost }, field: /call\.tool/ },
+  { tool: 'jev_permit', why: 'unknown host effect', args: { request: 'r', call: permitCall, host: { ...permitHost, effect: 'harmless' } }, field: /host\.effect/ },
+  { tool: 'jev_permit', why: 'missing host agent', args: { request: 'r', call: permitCall, host: { name: 'claude-code' } }, field: /host\.agent/ },
+  { tool: 'jev_permit', why: 'paths_in_workspace string', args: { request: 'r', call: permitCall, host: { ...permitHost, paths_in_workspace: 'yes' } }, field: /host\.paths_in_workspace/ },
+  { tool: 'jev_permit', why: 'empty request', args: { request: '', call: permitCall, host: permitHost }, field: /request/ },
+  { tool: 'jev_permit', why: 'own __proto__ in the call input', args: '{"request":"r","call":{"tool":"Bash","input":{"__proto__":{"x":1}}},"host":{"name":"h","agent":"a"}}', field: /call\.input\.__proto__/ },
+  { tool: 'jev_permit', why: 'review_at above auto_accept', args: { request: 'r', call: permitCall, host: permitHost, auto_accept: 0.85, review_at: 0.9 }, field: /review_at/ },
+  { tool: 'jev_permit', why: 'unknown field', args: { request: 'r', call: permitCall, host: permitHost, effect: 'read_only' }, field: /effect/ },
   // jev_coding_loop
   { tool: 'jev_coding_loop', why: 'missing task', args: { observation: 'o' }, field: /task/ },
   { tool: 'jev_coding_loop', why: 'empty task', args: { task: '', observation: 'o' }, field: /task/ },
@@ -259,7 +271,7 @@ describe('bad input over MCP stdio (raw JSON-RPC), fake upstream never reached',
     await fake?.close();
   });
 
-  it('the table has at least 100 cases and covers all 13 tools', () => {
+  it('the table has at least 100 cases and covers all 14 tools', () => {
     assert.ok(CASES.length >= 100, `${CASES.length} cases`);
     assert.deepEqual([...new Set(CASES.map((c) => c.tool))].sort(), [...TOOL_NAMES].sort());
   });

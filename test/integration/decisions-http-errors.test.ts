@@ -54,12 +54,13 @@ const VALID: Record<string, Record<string, unknown>> = {
   jev_screen: { text: 't' },
   jev_rank: { query: 'q', candidates: [{ id: 'a', text: 'a' }, { id: 'b', text: 'b' }] },
   jev_evaluate: { state: 's', questions: NOUL_Q },
+  jev_permit: { request: 'r', call: { tool: 'Bash', input: { command: 'ls' } }, host: { name: 'claude-code', agent: 'editor' } },
 };
 const TOOLS = ALL_TOOLS.map((t) => t.name);
 
-test('the table covers all 13 tools', () => {
+test('the table covers all 14 tools', () => {
   assert.deepEqual(Object.keys(VALID).sort(), [...TOOLS].sort());
-  assert.equal(TOOLS.length, 13);
+  assert.equal(TOOLS.length, 14);
 });
 
 /** Answers the first question of each request badly for its type: off-list choice, noul 1.2, score mass 1.3. */

@@ -34,7 +34,7 @@ interface Pair {
 /** The checks every transport must pass. */
 function cardChecks(name: string, pair: () => Pair): void {
   describe(name, () => {
-    it('tools/list names the card on exactly the 12 decision tools, for both clients', async () => {
+    it('tools/list names the card on exactly the 13 decision tools, for both clients', async () => {
       assert.deepEqual([...CARD_TOOLS].sort(), [...EXPECTED_UI].sort());
       for (const client of [pair().ui, pair().plain]) {
         const { tools } = await client.listTools();

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the MCP integration tests: a valid input for each of the 13 tools, and a client
+ * Shared pieces of the MCP integration tests: a valid input for each of the 14 tools, and a client
  * connected to `node dist/cli.js serve` over real stdio with a controlled environment.
  */
 import { execFileSync } from 'node:child_process';
@@ -95,7 +95,7 @@ const runTests = {
   failed_attempts: 0,
 };
 
-/** One valid input per tool (the 13 tools in discovery order). */
+/** One valid input per tool (the 14 tools in discovery order). */
 export const VALID_INPUTS: Record<string, Record<string, unknown>> = {
   ask_noul: { state: 'The build finished with 0 failing tests.', instruction: 'Did the build pass?' },
   ask_choice: { state: 'Error: ENOENT config.json', instruction: 'What kind of failure is this?', criteria: { missing_file: 'A file is missing', bad_syntax: 'The file is malformed' } },
@@ -135,6 +135,11 @@ export const VALID_INPUTS: Record<string, Record<string, unknown>> = {
     top_k: 1,
   },
   jev_evaluate: { state: 'The build is green.', questions: { green: { type: 'noul', instructions: 'Is the build green?' } } },
+  jev_permit: {
+    request: 'Fix the parser handling of empty input',
+    call: { tool: 'Read', input: { file_path: 'src/parser.ts' }, description: 'Read the parser' },
+    host: { name: 'claude-code', agent: 'editor', effect: 'read_only', paths_in_workspace: true, permission_mode: 'default' },
+  },
 };
 
 /** Tool names in discovery order. */

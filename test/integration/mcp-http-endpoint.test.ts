@@ -86,7 +86,7 @@ describe('endpoint security', () => {
 });
 
 describe('editor tools', () => {
-  test('tools/list gives the 13 judgment tools; jev_step runs as agent editor and is recorded', async () => {
+  test('tools/list gives the 14 judgment tools; jev_step runs as agent editor and is recorded', async () => {
     const client = await connect();
     const names = (await client.listTools()).tools.map((t) => t.name);
     assert.deepEqual(names, ALL_TOOLS.map((t) => t.name));

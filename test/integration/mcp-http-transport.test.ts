@@ -27,7 +27,7 @@ test('createMcpServer answers over the SDK Streamable HTTP transport without ada
   const client = new Client({ name: 'test', version: '0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 13, 'all 13 tools are listed over HTTP');
+  assert.equal(tools.length, 14, 'all 14 tools are listed over HTTP');
   const proto = JSON.parse('{"task":"t","observation":"o","__proto__":{"x":1}}');
   const rejected = await client.callTool({ name: 'jev_step', arguments: proto });
   assert.equal(rejected.isError, true, 'a top-level __proto__ argument is still seen and rejected over HTTP');

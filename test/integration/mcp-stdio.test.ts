@@ -51,7 +51,7 @@ describe('MCP over stdio with the fake System One server', () => {
     assert.match(instructions.slice(0, 400), /Limits/, 'limits of use come first');
   });
 
-  it('lists the 13 tools, each with title, description, inputSchema, outputSchema and annotations', async () => {
+  it('lists the 14 tools, each with title, description, inputSchema, outputSchema and annotations', async () => {
     const { tools } = await conn.client.listTools();
     assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
     for (const t of tools) {

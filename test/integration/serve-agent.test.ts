@@ -3,7 +3,7 @@
  * process with a `.jev/config.json` naming a real npm MCP server (@modelcontextprotocol/server-memory),
  * the SDK client on the other side, a real JSONL ledger. NAME sees its granted judgment tools and its
  * granted external tools as `<server>__<tool>`; an ungranted call is refused before it reaches the server
- * and recorded; without `--agent` the 13 judgment tools stay. MCP_ORACLE=1 adds the oracle server.
+ * and recorded; without `--agent` the 14 judgment tools stay. MCP_ORACLE=1 adds the oracle server.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -149,7 +149,7 @@ describe('jevcp serve --agent over stdio', () => {
     assert.doesNotMatch(stderr(), /warning/, 'no grant warnings: jev_step and the memory tools are known');
   });
 
-  it('without --agent, the 13 judgment tools and no external ones', async () => {
+  it('without --agent, the 14 judgment tools and no external ones', async () => {
     const p = project('plain');
     const { client } = await stdioClient(p.dir, [], cleanEnv({ JEV_MOCK: '1' }));
     assert.deepEqual((await client.listTools()).tools.map((t) => t.name), TOOL_NAMES);

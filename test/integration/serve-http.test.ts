@@ -130,10 +130,10 @@ describe('serve --http with the mock judge', () => {
     assert.equal((await post(served.port, { ...auth, origin: `http://localhost:${served.port}` }, RAW_INITIALIZE)).status, 200);
   });
 
-  it('lists the 13 tools and answers jev_step (text = structuredContent), recorded as agent mcp in JEV_LEDGER', async () => {
+  it('lists the 14 tools and answers jev_step (text = structuredContent), recorded as agent mcp in JEV_LEDGER', async () => {
     const client = await connect(served);
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 13);
+    assert.equal(tools.length, 14);
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
     const result = await client.callTool({ name: 'jev_step', arguments: structuredClone(VALID_INPUTS.jev_step!) });
     assert.notEqual(result.isError, true);
@@ -231,7 +231,7 @@ describe('serve --http configuration', () => {
       assert.doesNotMatch(served.stderr(), new RegExp(token));
       assert.match(served.stderr(), /token from JEV_HTTP_TOKEN/);
       const client = await connect(served, token);
-      assert.equal((await client.listTools()).tools.length, 13);
+      assert.equal((await client.listTools()).tools.length, 14);
       assert.equal((await post(served.port, { authorization: 'Bearer x'.padEnd(50, 'y') }, RAW_INITIALIZE)).status, 401);
     } finally {
       served.child.kill('SIGTERM');

@@ -76,7 +76,7 @@ describe('argument depth limit', () => {
 
   it('every jev tool (through the service) answers deep arguments with INVALID_INPUT, never API_ERROR, without a provider call', async () => {
     const service = new JudgmentService({ provider: NEVER, tools: ALL_TOOLS, floors: { auto_accept: 0.8, review_at: 0.5, block_at: 0.75 }, model: 'm' });
-    for (const tool of ['jev_step', 'jev_coding_loop', 'jev_tool_route', 'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate']) {
+    for (const tool of ['jev_step', 'jev_coding_loop', 'jev_tool_route', 'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate', 'jev_permit']) {
       const out = await service.call(tool, { deep: nestedObjects(10_000) });
       assert.equal(out.ok, false, tool);
       if (out.ok) continue;

@@ -6,6 +6,7 @@ import type { JevErrorCode } from '../../src/judgment/errors';
 import { PARTNER_REASONS } from '../../src/policy/coding-loop';
 import { ROUTE_REASONS, STEP_REASONS } from '../../src/policy/routing';
 import { GATE_REASON_CODES } from '../../src/policy/verify';
+import { PERMIT_REASONS } from '../../src/policy/permit';
 import { BLOCK_REASONS } from '../../src/tools/candidates';
 import { REASON_CODES, explainReason } from '../../src/panel/reason-codes';
 import { z as shim } from '../../webview/shims/zod';
@@ -30,6 +31,7 @@ describe('webview reason-code table', () => {
       ...STEP_REASONS,
       ...BLOCK_REASONS,
       ...GATE_REASON_CODES,
+      ...PERMIT_REASONS,
       ...Object.keys(ERROR_CODES),
     ]);
     const missing = [...all].filter((c) => !Object.hasOwn(REASON_CODES, c));

@@ -1,5 +1,5 @@
 /**
- * In-process side of the registry: MCP result mapping with both field spellings, the SDK major pin, the 13 judgment tools registered in-process (grants, results, failures
+ * In-process side of the registry: MCP result mapping with both field spellings, the SDK major pin, the 14 judgment tools registered in-process (grants, results, failures
  * never turned into results), and execute() refusing anything but an accepted call.
  */
 import assert from 'node:assert/strict';
@@ -71,9 +71,9 @@ describe('judgment tools in the registry', () => {
   const registry = new ToolRegistry();
   registerJudgmentTools(registry, service);
 
-  it('registers all 13 in-process with their schemas and annotations', () => {
+  it('registers all 14 in-process with their schemas and annotations', () => {
     const tools = registry.list();
-    assert.equal(tools.length, 13);
+    assert.equal(tools.length, 14);
     assert.deepEqual(tools.map((t) => t.id), ALL_TOOLS.map((t) => t.name));
     assert.ok(tools.every((t) => t.transport === 'in-process' && t.inputSchema && t.description.length > 0));
     assert.equal(registry.describe(['jev_step']), `- jev_step: ${ALL_TOOLS.find((t) => t.name === 'jev_step')!.description}`);

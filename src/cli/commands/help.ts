@@ -5,7 +5,7 @@ import { EXIT, type CliCommand } from '../io';
 export const USAGE = `jevcp ${PACKAGE_VERSION} — typed judgments for coding agents (Jev Control Panel)
 
 Usage:
-  jevcp serve [--http PORT]           MCP server on stdio (13 judgment tools, jev://packs resources), or
+  jevcp serve [--http PORT]           MCP server on stdio (14 judgment tools, jev://packs resources), or
                                       Streamable HTTP on 127.0.0.1:PORT/mcp (0 = random) with a bearer token
                                       (JEV_HTTP_TOKEN, 32+ characters; else generated, shown once on stderr)
   jevcp serve --agent NAME [--config F] [--http PORT]

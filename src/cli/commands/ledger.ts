@@ -105,6 +105,7 @@ async function show(args: string[], io: CliIO): Promise<number> {
 function summaryLines(label: string, s: DecisionSummary): string[] {
   if (!s.ok) return [`  ${label.padEnd(7)} error ${s.error?.code}: ${s.error?.message}`];
   const parts = [`action ${s.action ?? '-'}`];
+  if (s.decision) parts.unshift(`decision ${s.decision}`);
   if (s.handoff) parts.push(`handoff ${s.handoff}`);
   if (s.reason_codes) parts.push(`reasons ${s.reason_codes.join(', ') || '-'}`);
   const lines = [`  ${label.padEnd(7)} ${parts.join(' · ')}`];

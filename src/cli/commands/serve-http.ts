@@ -61,12 +61,12 @@ export function sessionLimitsFromEnv(env: Record<string, string | undefined>): {
 export interface ServeHttpOptions {
   /** Resolves when the server should stop; default: the first SIGINT or SIGTERM of this process. */
   stop?: Promise<string>;
-  /** Serve this agent's granted tools through the gateway (serve-agent.ts) instead of the 13 judgment tools. */
+  /** Serve this agent's granted tools through the gateway (serve-agent.ts) instead of the 14 judgment tools. */
   agent?: AgentServeOptions;
 }
 
 /**
- * `jevcp serve --http PORT`: the 13 judgment tools over Streamable HTTP on 127.0.0.1 (README "The CLI"),
+ * `jevcp serve --http PORT`: the 14 judgment tools over Streamable HTTP on 127.0.0.1 (README "The CLI"),
  * with the same provider, configuration and ledger as stdio `serve` (calls are recorded as agent `mcp`);
  * with `options.agent`, that agent's granted tools instead (serve-agent.ts), its servers shut down at stop.
  * Prints the URL and the client header (with the token when generated) once on stderr; stdout stays empty.

@@ -9,7 +9,7 @@ import { parseHttpPort, serveHttp } from './serve-http';
 
 /**
  * `jevcp serve [--agent NAME [--config F]]`: the MCP server on stdio (stdout carries protocol messages
- * only; notices go to stderr). Without `--agent`: the 13 judgment tools, recorded as agent `mcp`. With it:
+ * only; notices go to stderr). Without `--agent`: the 14 judgment tools, recorded as agent `mcp`. With it:
  * what the editor's endpoint serves, for NAME (serve-agent.ts). Resolves with 0 when the client closes
  * stdin (the registry's servers are shut down first). `--http PORT` serves Streamable HTTP on 127.0.0.1
  * instead (serve-http.ts) until SIGINT/SIGTERM. Exit 2: bad arguments, unknown agent, bad configuration.

@@ -2,6 +2,7 @@
 import { cleanOutcome, completionEvidence, failureEvidence } from './evidence';
 import { ASK, CLAIM_OPTIONAL, EVIDENCE_MANDATORY, LABEL_BOOSTS, NEGATED_REQUIRED, RETRY_EXTRA, STOP_EXTRA } from './keywords';
 import { pendingFamiliesOf } from './pending';
+import { isPermitEffectChoice, isPermitState, permitEffectScores } from './permit';
 import { fitsOf, isRouteSelection, routeSelectionScores } from './routing';
 import { overlap, questionText, scalarText } from './text';
 import { isPlainObject, stringField, type MockView } from './view';
@@ -15,7 +16,7 @@ const PENDING_FOCUS: Record<string, string> = { read: 'read', search: 'search', 
  * + verify boost (instruction names `claims[i]`) + rank boost (state has `query`) + label keyword boosts.
  * One number per option, in option order.
  * A routing selection (options none/call_i, state.candidates present) uses {@link routeSelectionScores}
- * instead. When the observation names pending work ({@link pendingSentences}), continue gains +4 and the
+ * instead; the effect choice of a jev_permit pack (state.call present) uses {@link permitEffectScores}. When the observation names pending work ({@link pendingSentences}), continue gains +4 and the
  * failure/gap keyword boosts of retry and ask_user are withheld (the agent is diagnosing with its own
  * tools, not failing or blocked), and the matching focus label gains +4 (read, search, run → test, edit).
  */
@@ -25,6 +26,7 @@ export function choiceScores(id: string, question: ChoiceQuestion, view: MockVie
     const fits = fitsOf(view);
     if (fits) return routeSelectionScores(labels, fits);
   }
+  if (isPermitEffectChoice(labels) && isPermitState(view)) return permitEffectScores(labels, view);
   const instructions = questionText(question.instructions);
   const base = overlap(view.allTokens, instructions);
   const verify = verifyBoosts(id, instructions, view);

@@ -2,6 +2,7 @@
 import { completionEvidence, destructiveEvidence, failureEvidence } from './evidence';
 import { ASK, INJECTION_PHRASES, MAX_RULE_TEXT, URGENT } from './keywords';
 import { pendingFamiliesOf } from './pending';
+import { permitNoul } from './permit';
 import { fitsOf, MIN_FIT, suitabilityIndex } from './routing';
 import { clampNoul, leadSentence, overlap, questionText, scalarText } from './text';
 import { isPlainObject, leafText, METADATA_FIELD, stringField, type MockView } from './view';
@@ -77,7 +78,7 @@ function candidateExistence(view: MockView): number {
 /**
  * P(true) for a noul question: id override, then a routing suitability question (id `suitable_i` or
  * an instruction naming `state.candidates[i]`, with candidates in the state) → {@link candidateFits}[i]
- * (MIN_FIT for a missing candidate), then the first instruction rule whose pattern matches
+ * (MIN_FIT for a missing candidate), then a jev_permit noul about `state.call` (permit.ts), then the first instruction rule whose pattern matches
  * the lead sentence, else the whole instruction, else 0.15 + 0.7·overlap(state, instructions). Urgency
  * questions are raised to ≥ 0.93 when the state is urgent. Result clamped to [0.001, 0.999].
  */
@@ -94,6 +95,8 @@ export function noulValue(id: string, question: NoulQuestion, view: MockView): n
   // Pack wording sits at the start; a bounded prefix keeps the sentence-spanning patterns linear.
   const head = text.slice(0, MAX_RULE_TEXT);
   const lead = leadSentence(head);
+  const permit = permitNoul(lead, view);
+  if (permit !== undefined) return clampNoul(permit);
   const rule = NOUL_RULES.find((r) => r.re.test(lead)) ?? NOUL_RULES.find((r) => r.re.test(head));
   let p = rule ? rule.value(view, question) : 0.15 + 0.7 * overlap(view.allTokens, text);
   if (/\burgen(?:t|cy)\b/.test(text) && URGENT.test(view.all)) p = Math.max(p, 0.93);

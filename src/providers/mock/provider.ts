@@ -19,6 +19,8 @@
  *   penalized for their length);
  * - prepared-call routing (`selected` / `suitable_i` of the tool-route pack) has its own rule
  *   (routing.ts), so the mock can dispatch a call;
+ * - the permission check of one proposed call (jev_permit's pack, `state.call`) has its own keyword rules
+ *   (permit.ts), so the mock can allow a read and ask or deny a destructive or exfiltrating call;
  * - an observation naming work still pending for the agent's own tools ("src/parser.ts has not yet been
  *   read") is a step in progress (pending.ts): `next` favours continue, and the failure or gap it
  *   mentions is not read as a failed attempt (retry) or a blocker (ask_user);

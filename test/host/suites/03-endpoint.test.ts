@@ -19,7 +19,7 @@ import { SAMPLE_STEP_INPUT, activateJev, connectClient, exists, markerServer, pr
 
 const JUDGMENT_TOOLS = [
   'ask_noul', 'ask_choice', 'ask_score', 'evaluate_policy', 'jev_step', 'jev_coding_loop', 'jev_tool_route',
-  'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate',
+  'jev_review', 'jev_verify', 'jev_gate', 'jev_screen', 'jev_rank', 'jev_evaluate', 'jev_permit',
 ];
 
 describe('in-host MCP endpoint', () => {
@@ -74,7 +74,7 @@ describe('in-host MCP endpoint', () => {
     assert.equal(ok.status, 200, ok.text);
   });
 
-  it('lists the 13 judgment tools to the SDK client and judges a jev_step call as agent editor, live in the feed', async () => {
+  it('lists the 14 judgment tools to the SDK client and judges a jev_step call as agent editor, live in the feed', async () => {
     client = await connectClient(definition.uri, definition.headers);
     const tools = (await client.listTools()).tools.map((t) => t.name);
     assert.deepEqual([...tools].sort(), [...JUDGMENT_TOOLS].sort());
