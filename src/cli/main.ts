@@ -3,6 +3,7 @@ import { runOracleServer } from '../registry/oracle-server';
 import { callCommand } from './commands/call';
 import { doctorCommand } from './commands/doctor';
 import { gateCommand } from './commands/gate';
+import { guardCommand } from './commands/guard';
 import { commandUsage, helpCommand, USAGE } from './commands/help';
 import { hookCommand } from './commands/hook';
 import { ledgerCommand } from './commands/ledger';
@@ -22,6 +23,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   call: callCommand,
   step: makeStepCommand(stepAgentCommand),
   gate: gateCommand,
+  guard: guardCommand,
   doctor: doctorCommand,
   hook: hookCommand,
   servers: serversCommand,
