@@ -128,7 +128,10 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   } catch (err) {
     return fail(host, undefined, 'MALFORMED_EVENT', (err as Error).message);
   }
-  if (event.kind === 'other') return { stdout: host.answer(event, { decision: 'defer', reason: '', reasonCodes: [], model: LOCAL_MODEL }), verdict: { decision: 'defer', reason: '', reasonCodes: [], model: LOCAL_MODEL }, event };
+  if (event.kind === 'other') {
+    const verdict: GuardVerdict = { decision: 'defer', reason: '', reasonCodes: [], model: LOCAL_MODEL };
+    return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on a ${event.eventName} event (only PreToolUse and PermissionRequest are judged)`, verdict, event };
+  }
 
   const root = resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd);
   let config;
