@@ -200,11 +200,28 @@ describe('install through the CLI', () => {
     const res = JSON.parse(i.stdout) as { action: string; command: string };
     assert.equal(res.action, 'installed');
     assert.ok(res.command.startsWith(`'${process.execPath}' '`), 'node by absolute path');
-    assert.match(res.command, /dist\/cli\.js' guard --host claude-code$/);
+    assert.match(res.command, /dist\/guard\.js' guard --host claude-code$/, 'the lean entry');
     const s = await capture(process.execPath, [CLI, 'guard', 'status', '--host', 'claude-code'], { cwd: dir, env: env() });
     assert.match(s.stdout, /installed/);
     const u = await capture(process.execPath, [CLI, 'guard', 'uninstall', '--host', 'claude-code'], { cwd: dir, env: env() });
     assert.equal(u.code, 0, u.stderr);
     assert.equal(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), original);
+  });
+});
+
+describe('the lean entry (dist/guard.js)', () => {
+  const LEAN = join(__dirname, '..', '..', 'dist', 'guard.js');
+  const lean = (input: string, extraEnv: Record<string, string> = {}) => capture(process.execPath, [LEAN, 'guard', '--host', 'claude-code'], { cwd: ws, env: env(extraEnv), input });
+
+  it('settles a read by rule, and for a judged call loads the full CLI and fails closed the same way', async () => {
+    const read = await lean(event('claude-code', 'pre-tool-use-read'));
+    assert.equal(claudeDecision(read.stdout), 'allow');
+    const bash = await lean(event('claude-code', 'pre-tool-use-bash'));
+    assert.equal(claudeDecision(bash.stdout), 'ask');
+    assert.match(bash.stderr, /\[NO_BACKEND\]/);
+    const mock = await lean(event('claude-code', 'pre-tool-use-bash'), { JEV_MOCK: '1' });
+    assert.match(mock.stderr, /\[MOCK_ONLY\]/);
+    const bad = await capture(process.execPath, [LEAN, 'guard', '--host', 'nope'], { cwd: ws, env: env(), input: '{}' });
+    assert.equal(bad.code, 2);
   });
 });

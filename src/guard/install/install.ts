@@ -9,7 +9,7 @@ import { hookTarget, type HookTarget, type Scope } from './locations';
 
 /**
  * `jevcp guard install|uninstall|status`: writes the host's hook configuration so it runs
- * `<node> <cli.js> guard --host H` (absolute paths, like the commit hook), merging with hooks already
+ * `<node> <dist/guard.js or dist/cli.js> guard --host H` (absolute paths, like the commit hook), merging with hooks already
  * there, idempotently, and undoes exactly what it wrote. At install the file's previous bytes are kept in
  * the state directory (`<state>/guard/<hash>.json`, 0600); uninstall puts them back byte for byte when
  * the file is still as the install left it, and otherwise removes only the guard's entries.
