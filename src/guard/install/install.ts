@@ -86,7 +86,7 @@ async function readText(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(`cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
   }
 }
 
@@ -95,7 +95,7 @@ function parseJson(path: string, text: string): Record<string, unknown> {
   try {
     v = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${path} is not valid JSON (${(err as Error).message}); fix it first, nothing was changed`);
+    throw new Error(`${path} is not valid JSON (${(err as Error).message}); fix it first, nothing was changed`, { cause: err });
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`${path} is not a JSON object; nothing was changed`);
   return v as Record<string, unknown>;
@@ -117,7 +117,7 @@ async function writeAtomic(path: string, text: string): Promise<void> {
     await rename(tmp, path);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
-    throw new Error(`cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new Error(`cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
   }
 }
 
@@ -151,7 +151,7 @@ function desired(target: HookTarget, host: HostName, command: string, current: s
   try {
     return serialize(addGuardEntries(parsed, entries), current);
   } catch (err) {
-    throw new Error(`${target.path}: ${(err as Error).message}; nothing was changed`);
+    throw new Error(`${target.path}: ${(err as Error).message}; nothing was changed`, { cause: err });
   }
 }
 
