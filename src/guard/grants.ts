@@ -1,7 +1,7 @@
-import { decideGrant, refOfName, type AgentManifest } from '../registry/manifest';
+import { decideGrant, refOfName, type AgentManifest } from '../registry/grants';
 
 /**
- * The agent's grants (src/registry/manifest.ts) applied to a host's tool call, before rules or judgment:
+ * The agent's grants (src/registry/grants.ts) applied to a host's tool call, before rules or judgment:
  * a call the agent is not granted is a CapabilityViolation and is denied. The call is checked under both
  * its host name (`run_in_terminal`, `mcp__github__create_issue`) and its rule name (`Bash`): a deny grant
  * matching either denies; otherwise one allow grant matching either grants it.

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { loadJevConfig } from '../registry/config-file';
 import { compilePermissions, decideByRules, parsePermissions } from './permissions';
+import { loadGuardConfig } from './config';
 import { checkGrant } from './grants';
 import type { HostAdapter } from './hosts';
 import { pathsInWorkspace } from './paths';
@@ -136,7 +136,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   const root = resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd);
   let config;
   try {
-    config = (await loadJevConfig({ cwd: root, path: o.configPath })).config;
+    config = await loadGuardConfig(root, o.configPath);
   } catch (err) {
     return fail(host, event, 'CONFIG_ERROR', (err as Error).message);
   }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { configError } from '../judgment/errors';
 import { parsePermissions, type PermissionsConfig } from '../guard/permissions';
+import { DEFAULT_CONFIG_FILE } from './config-file-name';
 import { parseManifest, type AgentManifest } from './manifest';
 import { SERVER_NAME, parseServerConfig, type ServerConfig } from './servers';
 
@@ -12,8 +13,7 @@ import { SERVER_NAME, parseServerConfig, type ServerConfig } from './servers';
  * Validated at load; an error names the file, the field and the rule.
  */
 
-/** Default location, relative to the working folder. */
-export const DEFAULT_CONFIG_FILE = '.jev/config.json';
+export { DEFAULT_CONFIG_FILE } from './config-file-name';
 
 /** Parsed config file. `servers` keeps file order (resolution order for bare tool names). */
 export interface JevFileConfig {

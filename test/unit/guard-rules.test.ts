@@ -110,3 +110,13 @@ describe('grants', () => {
     assert.equal(checkGrant(manifest, ['Write']).allowed, false);
   });
 });
+
+describe("the guard's config reader (no zod)", () => {
+  it('agents and permissions validated naming the file and field; servers left to the registry', async () => {
+    const { parseGuardConfig } = await import('../../src/guard/config');
+    assert.throws(() => parseGuardConfig({ agents: [{ name: 'a', tools: ['Read', '!'] }] }, '.jev/config.json'), /\.jev\/config\.json: agents\[0\]\.tools\[1\]: a deny rule must name/);
+    assert.throws(() => parseGuardConfig({ agents: [{ name: ' bad', tools: [] }] }, 'c'), /agents\[0\]\.name/);
+    assert.throws(() => parseGuardConfig({ permissions: { ask: ['Bash()'] } }, 'c'), /c: permissions\.ask\[0\]/);
+    assert.deepEqual(parseGuardConfig({ servers: { x: 'anything' }, agents: [{ name: 'codex', tools: ['Bash'] }] }, 'c'), { agents: [{ name: 'codex', tools: ['Bash'] }] });
+  });
+});
