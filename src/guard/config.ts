@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { AGENT_NAME, grantProblem, type AgentManifest } from '../registry/grants';
+import { DEFAULT_CONFIG_FILE } from '../registry/config-file-name';
+import { parsePermissions, type PermissionsConfig } from './permissions';
+
+/**
+ * What the guard reads of `.jev/config.json`: `agents` (names and grants) and `permissions`, validated
+ * with errors naming the file, the field and the rule, and nothing else (the `servers` block is the
+ * registry's, checked by registry/config-file.ts when servers are used). Kept free of zod so the lean
+ * entry starts fast.
+ */
+
+/** The guard's part of the config file. */
+export interface GuardConfig {
+  agents: AgentManifest[];
+  /** undefined when the file has no permissions block (the defaults apply). */
+  permissions?: PermissionsConfig;
+}
+
+/** Validates the parsed file. Throws Error, e.g. `.jev/config.json: agents[0].tools[1]: must not be empty`. */
+export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
+  const fail = (message: string): never => {
+    throw new Error(`${source}: ${message}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('(root): must be a JSON object');
+  const obj = raw as Record<string, unknown>;
+  const agents: AgentManifest[] = [];
+  if (obj.agents !== undefined) {
+    if (!Array.isArray(obj.agents)) fail('agents: must be an array of {name, tools}');
+    (obj.agents as unknown[]).forEach((entry, i) => {
+      const a = entry as { name?: unknown; tools?: unknown } | null;
+      if (typeof a !== 'object' || a === null || Array.isArray(a)) return fail(`agents[${i}]: must be an object {name, tools}`);
+      if (typeof a.name !== 'string' || !AGENT_NAME.test(a.name)) fail(`agents[${i}].name: must be 1-64 letters, digits, _ . - and start with a letter or digit`);
+      const tools = a.tools ?? [];
+      if (!Array.isArray(tools)) fail(`agents[${i}].tools: must be an array of tool ids or globs`);
+      (tools as unknown[]).forEach((t, j) => {
+        const problem = typeof t === 'string' ? grantProblem(t) : 'must be a string';
+        if (problem) fail(`agents[${i}].tools[${j}]: ${problem}`);
+      });
+      agents.push({ name: a.name as string, tools: tools as string[] });
+    });
+  }
+  if (obj.permissions === undefined) return { agents };
+  try {
+    return { agents, permissions: parsePermissions(obj.permissions) };
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+}
+
+/**
+ * Reads the config file (`path`, or `.jev/config.json` under `root`). A missing default file is an empty
+ * config; a missing explicit file, unreadable or invalid JSON is an Error naming the file.
+ */
+export async function loadGuardConfig(root: string, path?: string): Promise<GuardConfig> {
+  const file = resolve(root, path ?? DEFAULT_CONFIG_FILE);
+  const shown = path ?? DEFAULT_CONFIG_FILE;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && path === undefined) return { agents: [] };
+    throw new Error(`${shown}: cannot read the config file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${shown}: not valid JSON (${(err as Error).message})`, { cause: err });
+  }
+  return parseGuardConfig(raw, shown);
+}
