@@ -12,6 +12,7 @@ import type * as vscode from 'vscode';
 import { EDITOR_AGENT } from '../config/panel-settings';
 import type { DecisionRecord } from '../ledger/record';
 import { createGatewaySession, gatewayTools } from '../mcp/gateway';
+import type { ForwardCap } from '../mcp/forward-result';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
 import { SERVER_NAME } from '../mcp/identity';
 import type { ServerView } from '../panel/protocol';
@@ -36,6 +37,8 @@ export interface EditorEndpointDeps {
   beforeList: () => Promise<void>;
   /** Starts the configured servers not started yet (before a call waits for one still starting). */
   startServers: () => void;
+  /** The cap of one forwarded external result and where its record is kept (jevPanel.gatewayMaxResultBytes). */
+  resultCap?: () => ForwardCap;
   /** A client session opened or closed (the row changes). */
   sessionsChanged?: () => void;
 }
@@ -61,6 +64,7 @@ export class EditorEndpoint {
           record: deps.record,
           beforeList: deps.beforeList,
           startServers: deps.startServers,
+          ...(deps.resultCap ? { resultCap: deps.resultCap } : {}),
           onToolsChanged: (listener) => {
             this.listeners.add(listener);
             return () => {

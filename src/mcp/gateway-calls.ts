@@ -16,6 +16,7 @@ import type { GatewayDeps, GatewayTool } from './gateway';
 import { gatewayTools, namespacedName } from './gateway-tools';
 import { ProtocolError, unknownTool } from './tool-call-errors';
 import { cardResult } from './server';
+import { DEFAULT_FORWARD_MAX_BYTES, forwardResult } from './forward-result';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { DecisionCard } from './app-card';
 
@@ -144,24 +145,32 @@ function refusal(deps: GatewayDeps, name: string): Refusal {
   return { target: shown(name), error: registryErrorDetails(new ToolNotFoundError(shown(name), detail)), text: unknownTool(name).message, unknown: true };
 }
 
-/** Runs an external tool through the registry (its capability check included) and records the call. */
+/**
+ * Runs an external tool through the registry (its capability check included), records the call, and
+ * forwards the server's own result, cut to the session's cap (forward-result.ts).
+ */
 async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number): Promise<CallToolResult> {
   const registry = deps.registry();
   let outcome: RegistryCallOutcome;
+  let raw: CallToolResult | undefined;
   if (!registry) outcome = { ok: false, error: { code: 'CONFIG_ERROR', message: 'No MCP servers are configured.', retryable: false } };
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     outcome = { ok: false, error: { code: 'INVALID_INPUT', message: `${tool.target}: arguments must be a JSON object.`, retryable: false } };
   } else {
     try {
-      outcome = { ok: true, result: await registry.call(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal }) };
+      const done = await registry.callDetailed(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal });
+      outcome = { ok: true, result: done.result };
+      raw = done.raw;
     } catch (err) {
       outcome = { ok: false, error: registryErrorDetails(err) };
     }
   }
-  deps.record(executionRecord({ agent: deps.agent, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome }));
+  const record = executionRecord({ agent: deps.agent, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome });
+  deps.record(record);
   if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
-  const text = JSON.stringify(outcome.result, null, 2);
-  return { content: [{ type: 'text', text }], structuredContent: outcome.result };
+  // An in-process tool has no MCP result of its own: its JSON object, as the judgment tools answer.
+  const result = raw ?? { content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }], structuredContent: outcome.result };
+  return forwardResult(result, deps.resultCap?.() ?? { maxBytes: DEFAULT_FORWARD_MAX_BYTES, setting: 'the default cap' }, record.id);
 }
 
 /**

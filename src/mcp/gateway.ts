@@ -23,6 +23,7 @@ import type { AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/judgment-service';
 import type { Floors } from '../policy/thresholds';
+import type { ForwardCap } from './forward-result';
 
 export { gatewayTools, namespacedName, type GatewayTool } from './gateway-tools';
 
@@ -38,6 +39,11 @@ export interface GatewayDeps {
   floors: () => Floors;
   /** Records a call the service did not record: an external tool call, or any refused or failed call (ledger + feed). */
   record: (record: DecisionRecord) => void;
+  /**
+   * The cap of one forwarded external result and the words of its marker (forward-result.ts), read at
+   * each call; default: DEFAULT_FORWARD_MAX_BYTES, not recorded.
+   */
+  resultCap?: () => ForwardCap;
   /** Runs before each tools/list (the host starts its MCP servers here, with a bounded wait). */
   beforeList?: () => Promise<void>;
   /** The MCP Apps decision card (app-card.ts); default: the built card next to the bundle; `null`: none. */
