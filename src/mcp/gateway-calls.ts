@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JevErrorDetails } from '../judgment/errors';
 import type { McpConnection } from '../registry/connection';
+import type { CallProgress } from '../registry/connection-types';
 import { CapabilityViolation, registryErrorDetails, ToolCallError, ToolNotFoundError } from '../registry/errors';
 import { executionRecord, type RegistryCallOutcome } from '../registry/execute';
 import { decideGrant } from '../registry/manifest';
@@ -36,6 +37,7 @@ interface Refusal {
  * Answers tools/call `name` with `args` for the agent of `deps`. Never throws: every failure is an
  * `isError` result and is recorded (a judgment tool's own failures are recorded by the service). `view`:
  * the session's server and card, so a judgment result carries the decision for a client that shows the card.
+ * `onProgress` hears an external call's progress notifications (the session relays them to its client).
  */
 export async function gatewayCall(
   deps: GatewayDeps,
@@ -43,6 +45,7 @@ export async function gatewayCall(
   args: unknown,
   signal: AbortSignal,
   view: { server: Server; card: DecisionCard | undefined },
+  onProgress?: (progress: CallProgress) => void,
 ): Promise<CallToolResult> {
   const started = Date.now();
   try {
@@ -54,7 +57,7 @@ export async function gatewayCall(
       const outcome = await deps.service.call(tool.target, args, { signal, agent: deps.agent });
       return cardResult(view.server, view.card, definition, outcome);
     }
-    return await callExternal(deps, tool, args, signal, started);
+    return await callExternal(deps, tool, args, signal, started, onProgress);
   } catch (err) {
     if (err instanceof ProtocolError) throw err;
     const error = registryErrorDetails(err);
@@ -149,7 +152,7 @@ function refusal(deps: GatewayDeps, name: string): Refusal {
  * Runs an external tool through the registry (its capability check included), records the call, and
  * forwards the server's own result, cut to the session's cap (forward-result.ts).
  */
-async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number): Promise<CallToolResult> {
+async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number, onProgress?: (progress: CallProgress) => void): Promise<CallToolResult> {
   const registry = deps.registry();
   let outcome: RegistryCallOutcome;
   let raw: CallToolResult | undefined;
@@ -158,7 +161,7 @@ async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown,
     outcome = { ok: false, error: { code: 'INVALID_INPUT', message: `${tool.target}: arguments must be a JSON object.`, retryable: false } };
   } else {
     try {
-      const done = await registry.callDetailed(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal });
+      const done = await registry.callDetailed(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal, ...(onProgress ? { onProgress } : {}) });
       outcome = { ok: true, result: done.result };
       raw = done.raw;
     } catch (err) {

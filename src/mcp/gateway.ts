@@ -6,6 +6,8 @@
  * - external tools granted to it appear under namespaced names (`<server>__<tool>`), and every call goes
  *   through the ToolRegistry's capability check and is recorded (kind `execution`); a call whose server is
  *   still starting waits for it, and every failed call is recorded too (gateway-calls.ts);
+ * - a client that sends a progress token hears the external server's progress notifications under it, so its
+ *   own timeout can restart on them as the registry's does (src/registry/call-tool.ts);
  * - when what the agent may see changes (grants, a server's tools), the client gets
  *   `notifications/tools/list_changed` and the session stays open.
  * The manifest, registry and floors are read at every request, so grant toggles apply at once.
@@ -19,6 +21,7 @@ import { gatewayTools, listingFingerprint } from './gateway-tools';
 import { RawArgumentsTap } from './raw-arguments';
 import { createMcpServer } from './server';
 import { loadDecisionCard, type DecisionCard } from './app-card';
+import type { CallProgress } from '../registry/connection-types';
 import type { AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/judgment-service';
@@ -87,7 +90,15 @@ export function createGatewaySession(deps: GatewayDeps): GatewaySession {
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => {
     const args = tap.take(extra.requestId) ?? request.params.arguments ?? {};
-    return gatewayCall(deps, request.params.name, args, extra.signal, { server, card });
+    // A client that asked for progress (a token in _meta) hears an external server's progress under its own token.
+    const token = request.params._meta?.progressToken;
+    const onProgress = token === undefined
+      ? undefined
+      : (p: CallProgress) => {
+          // A client gone meanwhile: the call's abort follows; nothing to do for one lost notification.
+          extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
+        };
+    return gatewayCall(deps, request.params.name, args, extra.signal, { server, card }, onProgress);
   });
 
   const unsubscribe = deps.onToolsChanged?.(() => {

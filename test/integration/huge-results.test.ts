@@ -12,11 +12,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_FORWARD_MAX_BYTES, type ForwardCut } from '../../src/mcp/forward-result';
 import { DEFAULT_MAX_RECORDED_BYTES, LEDGER_LINE_MAX_BYTES, type CutValue } from '../../src/ledger/bound';
@@ -26,6 +24,7 @@ import { FeedStore } from '../../src/panel/feed-store';
 import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
 import { capture } from '../helpers/processes';
 import { firstCallAnswerer } from '../helpers/step-answers';
+import { httpServe, stdioServe } from '../helpers/serve-agent-client';
 
 const root = join(__dirname, '..', '..');
 const CLI = join(root, 'dist', 'cli.js');
@@ -105,36 +104,6 @@ describe('huge results and inputs are cut, and a ledger line has a bound', () =>
 
 const EVERYTHING = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-/** Starts `jevcp serve --agent ops` over stdio in `cwd`; the client is closed by `close`. */
-async function stdioServe(cwd: string, env: Record<string, string>): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--agent', 'ops'], cwd, env, stderr: 'pipe' });
-  const client = new Client({ name: 'huge-results-stdio', version: '0' });
-  await client.connect(transport);
-  return client;
-}
-
-/** Starts `jevcp serve --agent ops --http 0` in `cwd` and connects the SDK client once the notice is printed. */
-async function httpServe(cwd: string, env: Record<string, string>): Promise<{ client: Client; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--agent', 'ops', '--http', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  const { url, token } = await new Promise<{ url: string; token: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve --http did not start; stderr: ${err}`)), 20_000);
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString('utf8');
-      const u = /at (http:\/\/127\.0\.0\.1:\d+\/mcp) /.exec(err);
-      const t = /^Authorization: Bearer (.+)$/m.exec(err);
-      if (u && t) {
-        clearTimeout(timer);
-        resolve({ url: u[1]!, token: t[1]! });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve --http exited ${code}; stderr: ${err}`)));
-  });
-  const client = new Client({ name: 'huge-results-http', version: '0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
-  return { client, child };
-}
-
 describe('serve --agent forwards external results a client can read', () => {
   let ws: string;
   const ledger = () => join(ws, 'ledger.jsonl');
@@ -178,7 +147,7 @@ describe('serve --agent forwards external results a client can read', () => {
   }
 
   it('over stdio: a 5 MB result arrives cut with a marker (before: "Connection closed" at the 10 MB line); plain text stays plain text', async () => {
-    const client = await stdioServe(ws, env());
+    const client = await stdioServe(ws, 'ops', env());
     closers.push(() => client.close());
     const big = (await client.callTool({ name: 'big__big', arguments: { bytes: FIVE_MB } })) as CallToolResult;
     checkCut(big, DEFAULT_FORWARD_MAX_BYTES);
@@ -188,7 +157,7 @@ describe('serve --agent forwards external results a client can read', () => {
   });
 
   it('over HTTP, with JEV_GATEWAY_MAX_RESULT_BYTES set: the same cut at the configured cap', async () => {
-    const { client, child } = await httpServe(ws, env({ JEV_GATEWAY_MAX_RESULT_BYTES: '100000' }));
+    const { client, child } = await httpServe(ws, 'ops', env({ JEV_GATEWAY_MAX_RESULT_BYTES: '100000' }));
     closers.push(() => client.close(), async () => child.kill());
     const big = (await client.callTool({ name: 'big__big', arguments: { bytes: FIVE_MB } })) as CallToolResult;
     checkCut(big, 100_000);
@@ -200,7 +169,7 @@ describe('serve --agent forwards external results a client can read', () => {
     const direct = new Client({ name: 'huge-results-direct', version: '0' });
     await direct.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'pipe' }));
     closers.push(() => direct.close());
-    const client = await stdioServe(ws, env());
+    const client = await stdioServe(ws, 'ops', env());
     closers.push(() => client.close());
     for (const [name, args] of [['echo', { message: 'hello there' }], ['get-structured-content', { location: 'New York' }]] as const) {
       const expected = await direct.callTool({ name, arguments: args });
