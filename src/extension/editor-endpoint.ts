@@ -90,8 +90,9 @@ export class EditorEndpoint {
   }
 
   /**
-   * Version of the MCP server definition: the extension's version. It does not follow the tools (they
-   * change over tools/list_changed), so VS Code keeps its cached tool list across a window reload.
+   * Base version of the MCP server definition: the extension's version. It does not follow the tools (they
+   * change over tools/list_changed), so VS Code keeps its cached tool list across a window reload; the
+   * definition provider adds the endpoint's renewals to it (src/mcp/definition-renewals.ts).
    */
   get definitionVersion(): string {
     return this.deps.version;

@@ -243,8 +243,10 @@ describe('in-host MCP endpoint', () => {
       await waitFor('the definition change event', () => fired > 0, 5_000);
       const stale = await post(new URL(now.url), { authorization: `Bearer ${old.token}` }, RAW_INITIALIZE);
       assert.equal(stale.status, 401);
+      const before = definition.version;
       definition = (await provideDefinitions(api))[0]!;
       assert.equal(definition.uri.toString(), now.url);
+      assert.notEqual(definition.version, before, 'a renewed endpoint is a new definition version');
     } finally {
       sub.dispose();
     }
