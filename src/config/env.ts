@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_RECORDED_BYTES, MAX_RECORDED_BYTES, MIN_RECORDED_BYTES } from '../ledger/bound';
+import { DEFAULT_FORWARD_MAX_BYTES, MAX_FORWARD_MAX_BYTES, MIN_FORWARD_MAX_BYTES } from '../mcp/forward-result';
 import { configError, type JevError } from '../judgment/errors';
 import { MOCK_MODEL_SUFFIX } from '../providers/mock/provider';
 import { DEFAULT_BASE_URL, assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
@@ -28,6 +29,8 @@ export interface JevConfig {
   ledgerPath?: string;
   /** Cap of one recorded or printed value (tool input, result), bytes of JSON (JEV_MAX_RECORDED_BYTES, default 65 536). */
   maxRecordedBytes?: number;
+  /** Cap of one external result `serve --agent` forwards, bytes of JSON (JEV_GATEWAY_MAX_RESULT_BYTES, default 1 048 576). */
+  gatewayMaxResultBytes?: number;
   mcpServers?: string;
   mcpOracle: boolean;
 }
@@ -190,6 +193,10 @@ export function loadConfig(env: Env = process.env): JevConfig {
   if (maxRecordedBytes < MIN_RECORDED_BYTES) {
     throw configError(`JEV_MAX_RECORDED_BYTES must be from ${MIN_RECORDED_BYTES} to ${MAX_RECORDED_BYTES} bytes; got ${maxRecordedBytes}.`);
   }
+  const gatewayMaxResultBytes = positiveInt(env, 'JEV_GATEWAY_MAX_RESULT_BYTES', MAX_FORWARD_MAX_BYTES) ?? DEFAULT_FORWARD_MAX_BYTES;
+  if (gatewayMaxResultBytes < MIN_FORWARD_MAX_BYTES) {
+    throw configError(`JEV_GATEWAY_MAX_RESULT_BYTES must be from ${MIN_FORWARD_MAX_BYTES} to ${MAX_FORWARD_MAX_BYTES} bytes; got ${gatewayMaxResultBytes}.`);
+  }
   return {
     provider,
     providerReason,
@@ -202,6 +209,7 @@ export function loadConfig(env: Env = process.env): JevConfig {
     spendCap,
     ledgerPath,
     maxRecordedBytes,
+    gatewayMaxResultBytes,
     mcpServers: env.MCP_SERVERS,
     mcpOracle: ['1', 'true', 'True'].includes(env.MCP_ORACLE?.trim() ?? ''),
   };

@@ -9,6 +9,7 @@
  */
 import { assertFetchablePort, normalizeBaseUrl } from '../providers/base-url';
 import { MOCK_MODEL_SUFFIX } from '../providers/mock/provider';
+import { DEFAULT_FORWARD_MAX_BYTES, MAX_FORWARD_MAX_BYTES, MIN_FORWARD_MAX_BYTES } from '../mcp/forward-result';
 import { parseManifest, type AgentManifest } from '../registry/manifest';
 import { parseServerConfig, SERVER_NAME, type ServerConfig } from '../registry/servers';
 import { DEFAULT_FLOORS, validateFloors, type FloorNames, type Floors } from '../policy/thresholds';
@@ -28,6 +29,7 @@ export const SETTING_KEYS = [
   'thresholds.blockAt',
   'timeoutMs',
   'spendCap',
+  'gatewayMaxResultBytes',
   'mcpServers',
   'disabledServers',
   'serverStart',
@@ -77,6 +79,8 @@ export interface PanelSettings {
   timeoutMs: number;
   /** Upstream attempts for this window's lifetime; undefined = no cap. */
   spendCap?: number;
+  /** Cap of one external result forwarded to the editor's agent, bytes of JSON (src/mcp/forward-result.ts). */
+  gatewayMaxResultBytes: number;
   servers: ConfiguredServer[];
   /** Names of configured servers turned off (`jevPanel.disabledServers`): never started, tools not offered. */
   disabledServers: string[];
@@ -174,6 +178,14 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
     if (spendCap === undefined) bad('spendCap', 'must be a positive integer number of attempts (0 or null = no cap)', 'no cap');
   }
 
+  const forwardRaw = get('gatewayMaxResultBytes');
+  let gatewayMaxResultBytes = DEFAULT_FORWARD_MAX_BYTES;
+  if (forwardRaw !== undefined && forwardRaw !== null) {
+    const n = integerIn(forwardRaw, MIN_FORWARD_MAX_BYTES, MAX_FORWARD_MAX_BYTES);
+    if (n === undefined) bad('gatewayMaxResultBytes', `must be an integer number of bytes from ${MIN_FORWARD_MAX_BYTES} to ${MAX_FORWARD_MAX_BYTES}`, String(DEFAULT_FORWARD_MAX_BYTES));
+    else gatewayMaxResultBytes = n;
+  }
+
   const servers: ConfiguredServer[] = [];
   const serversRaw = get('mcpServers');
   if (serversRaw !== undefined && serversRaw !== null) {
@@ -242,6 +254,7 @@ export function readPanelSettings(inspect: (key: SettingKey) => InspectedValue |
     floors,
     timeoutMs,
     spendCap,
+    gatewayMaxResultBytes,
     servers,
     disabledServers,
     serverStart,

@@ -13,6 +13,7 @@ import { EDITOR_AGENT } from '../config/panel-settings';
 import type { DecisionRecord } from '../ledger/record';
 import { openDecisionTool } from '../mcp/app-tools';
 import { createGatewaySession, gatewayTools } from '../mcp/gateway';
+import type { ForwardCap } from '../mcp/forward-result';
 import { McpHttpEndpoint, type EndpointInfo } from '../mcp/http-endpoint';
 import { SERVER_NAME } from '../mcp/identity';
 import type { ServerView } from '../panel/protocol';
@@ -37,6 +38,8 @@ export interface EditorEndpointDeps {
   beforeList: () => Promise<void>;
   /** Starts the configured servers not started yet (before a call waits for one still starting). */
   startServers: () => void;
+  /** The cap of one forwarded external result and where its record is kept (jevPanel.gatewayMaxResultBytes). */
+  resultCap?: () => ForwardCap;
   /** A client session opened or closed (the row changes). */
   sessionsChanged?: () => void;
   /** Opens a decision in the Jev panel: the decision card's "Open in Jev panel" (src/mcp/app-tools.ts). */
@@ -65,6 +68,7 @@ export class EditorEndpoint {
           beforeList: deps.beforeList,
           startServers: deps.startServers,
           appTools: [openDecisionTool(deps.openDecision)],
+          ...(deps.resultCap ? { resultCap: deps.resultCap } : {}),
           onToolsChanged: (listener) => {
             this.listeners.add(listener);
             return () => {
@@ -90,8 +94,9 @@ export class EditorEndpoint {
   }
 
   /**
-   * Version of the MCP server definition: the extension's version. It does not follow the tools (they
-   * change over tools/list_changed), so VS Code keeps its cached tool list across a window reload.
+   * Base version of the MCP server definition: the extension's version. It does not follow the tools (they
+   * change over tools/list_changed), so VS Code keeps its cached tool list across a window reload; the
+   * definition provider adds the endpoint's renewals to it (src/mcp/definition-renewals.ts).
    */
   get definitionVersion(): string {
     return this.deps.version;

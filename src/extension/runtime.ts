@@ -94,6 +94,7 @@ export class JevRuntime implements vscode.Disposable {
       beforeList: () => this.servers.settle(),
       // With onDemand nothing starts all servers; a waiting call starts only its own server (registry).
       startServers: () => this.servers.editorConnected(),
+      resultCap: () => ({ maxBytes: this.settings.gatewayMaxResultBytes, setting: 'jevPanel.gatewayMaxResultBytes', recordedIn: `the Jev panel's feed and the ledger ${this.ledgerPath()}` }),
       sessionsChanged: () => this.serversEmitter.fire(),
       openDecision: async (id) => void (await vscode.commands.executeCommand('jevPanel.openDecision', id)),
     });

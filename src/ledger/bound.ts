@@ -26,8 +26,8 @@ function jsonBytes(value: unknown): { text: string; bytes: number } | undefined 
   }
 }
 
-/** The first `max` bytes of `text` as a string, never splitting a UTF-8 character. */
-function headBytes(text: string, max: number): string {
+/** The first `max` bytes (UTF-8) of `text` as a string, never splitting a character. */
+export function headBytes(text: string, max: number): string {
   let head = text.slice(0, max);
   // A lone high surrogate at the end would become U+FFFD.
   if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);

@@ -8,6 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JevErrorDetails } from '../judgment/errors';
 import type { McpConnection } from '../registry/connection';
+import type { CallProgress } from '../registry/connection-types';
 import { CapabilityViolation, registryErrorDetails, ToolCallError, ToolNotFoundError } from '../registry/errors';
 import { executionRecord, type RegistryCallOutcome } from '../registry/execute';
 import { decideGrant } from '../registry/manifest';
@@ -16,6 +17,7 @@ import type { GatewayDeps, GatewayTool } from './gateway';
 import { gatewayTools, namespacedName } from './gateway-tools';
 import { ProtocolError, unknownTool } from './tool-call-errors';
 import { cardResult } from './server';
+import { DEFAULT_FORWARD_MAX_BYTES, forwardResult } from './forward-result';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { DecisionCard } from './app-card';
 
@@ -36,6 +38,7 @@ interface Refusal {
  * `isError` result and is recorded (a judgment tool's own failures are recorded by the service). `view`:
  * the session's server and card, so a judgment result carries the decision for a client that shows the card, and
  * the app-only tool that opens it in the editor's panel when the session has one (app-tools.ts).
+ * `onProgress` hears an external call's progress notifications (the session relays them to its client).
  */
 export async function gatewayCall(
   deps: GatewayDeps,
@@ -43,6 +46,7 @@ export async function gatewayCall(
   args: unknown,
   signal: AbortSignal,
   view: { server: Server; card: DecisionCard | undefined; openTool?: string },
+  onProgress?: (progress: CallProgress) => void,
 ): Promise<CallToolResult> {
   const started = Date.now();
   try {
@@ -54,7 +58,7 @@ export async function gatewayCall(
       const outcome = await deps.service.call(tool.target, args, { signal, agent: deps.agent });
       return cardResult(view.server, view.card, definition, outcome, view.openTool);
     }
-    return await callExternal(deps, tool, args, signal, started);
+    return await callExternal(deps, tool, args, signal, started, onProgress);
   } catch (err) {
     if (err instanceof ProtocolError) throw err;
     const error = registryErrorDetails(err);
@@ -145,24 +149,32 @@ function refusal(deps: GatewayDeps, name: string): Refusal {
   return { target: shown(name), error: registryErrorDetails(new ToolNotFoundError(shown(name), detail)), text: unknownTool(name).message, unknown: true };
 }
 
-/** Runs an external tool through the registry (its capability check included) and records the call. */
-async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number): Promise<CallToolResult> {
+/**
+ * Runs an external tool through the registry (its capability check included), records the call, and
+ * forwards the server's own result, cut to the session's cap (forward-result.ts).
+ */
+async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number, onProgress?: (progress: CallProgress) => void): Promise<CallToolResult> {
   const registry = deps.registry();
   let outcome: RegistryCallOutcome;
+  let raw: CallToolResult | undefined;
   if (!registry) outcome = { ok: false, error: { code: 'CONFIG_ERROR', message: 'No MCP servers are configured.', retryable: false } };
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     outcome = { ok: false, error: { code: 'INVALID_INPUT', message: `${tool.target}: arguments must be a JSON object.`, retryable: false } };
   } else {
     try {
-      outcome = { ok: true, result: await registry.call(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal }) };
+      const done = await registry.callDetailed(deps.agent, deps.manifest(), tool.target, args as Record<string, unknown>, { signal, ...(onProgress ? { onProgress } : {}) });
+      outcome = { ok: true, result: done.result };
+      raw = done.raw;
     } catch (err) {
       outcome = { ok: false, error: registryErrorDetails(err) };
     }
   }
-  deps.record(executionRecord({ agent: deps.agent, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome }));
+  const record = executionRecord({ agent: deps.agent, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome });
+  deps.record(record);
   if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
-  const text = JSON.stringify(outcome.result, null, 2);
-  return { content: [{ type: 'text', text }], structuredContent: outcome.result };
+  // An in-process tool has no MCP result of its own: its JSON object, as the judgment tools answer.
+  const result = raw ?? { content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }], structuredContent: outcome.result };
+  return forwardResult(result, deps.resultCap?.() ?? { maxBytes: DEFAULT_FORWARD_MAX_BYTES, setting: 'the default cap' }, record.id);
 }
 
 /**

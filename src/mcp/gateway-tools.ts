@@ -61,7 +61,8 @@ export function listingFingerprint(tools: readonly GatewayTool[]): string {
 function externalListing(name: string, tool: ResolvedTool): Tool {
   // Arrays without items are repaired: one such node makes VS Code's agent refuse every request (schema-repair.ts).
   const schema = tool.inputSchema && tool.inputSchema.type === 'object' ? withArrayItems(tool.inputSchema).schema : { type: 'object', properties: {} };
-  // No outputSchema: results are re-shaped by the registry (a JSON object), not the server's own shape.
+  // No outputSchema: a result over the gateway's cap loses its structuredContent (forward-result.ts), which a
+  // client would then refuse against the schema.
   return {
     name,
     title: tool.title ?? `${tool.name} (${tool.server})`,

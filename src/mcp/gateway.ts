@@ -6,6 +6,8 @@
  * - external tools granted to it appear under namespaced names (`<server>__<tool>`), and every call goes
  *   through the ToolRegistry's capability check and is recorded (kind `execution`); a call whose server is
  *   still starting waits for it, and every failed call is recorded too (gateway-calls.ts);
+ * - a client that sends a progress token hears the external server's progress notifications under it, so its
+ *   own timeout can restart on them as the registry's does (src/registry/call-tool.ts);
  * - when what the agent may see changes (grants, a server's tools), the client gets
  *   `notifications/tools/list_changed` and the session stays open.
  * The manifest, registry and floors are read at every request, so grant toggles apply at once.
@@ -20,10 +22,12 @@ import { RawArgumentsTap } from './raw-arguments';
 import { createMcpServer } from './server';
 import { clientAnnouncesUi, loadDecisionCard, type DecisionCard } from './app-card';
 import type { AppTool } from './app-tools';
+import type { CallProgress } from '../registry/connection-types';
 import type { AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/judgment-service';
 import type { Floors } from '../policy/thresholds';
+import type { ForwardCap } from './forward-result';
 
 export { gatewayTools, namespacedName, type GatewayTool } from './gateway-tools';
 
@@ -39,6 +43,11 @@ export interface GatewayDeps {
   floors: () => Floors;
   /** Records a call the service did not record: an external tool call, or any refused or failed call (ledger + feed). */
   record: (record: DecisionRecord) => void;
+  /**
+   * The cap of one forwarded external result and the words of its marker (forward-result.ts), read at
+   * each call; default: DEFAULT_FORWARD_MAX_BYTES, not recorded.
+   */
+  resultCap?: () => ForwardCap;
   /** Runs before each tools/list (the host starts its MCP servers here, with a bounded wait). */
   beforeList?: () => Promise<void>;
   /** The MCP Apps decision card (app-card.ts); default: the built card next to the bundle; `null`: none. */
@@ -93,7 +102,15 @@ export function createGatewaySession(deps: GatewayDeps): GatewaySession {
     const app = appTools().find((t) => t.listing.name === request.params.name);
     if (app) return app.call(args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {});
     const openTool = appTools()[0]?.listing.name;
-    return gatewayCall(deps, request.params.name, args, extra.signal, { server, card, ...(openTool ? { openTool } : {}) });
+    // A client that asked for progress (a token in _meta) hears an external server's progress under its own token.
+    const token = request.params._meta?.progressToken;
+    const onProgress = token === undefined
+      ? undefined
+      : (p: CallProgress) => {
+          // A client gone meanwhile: the call's abort follows; nothing to do for one lost notification.
+          extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...p } }).catch(() => undefined);
+        };
+    return gatewayCall(deps, request.params.name, args, extra.signal, { server, card, ...(openTool ? { openTool } : {}) }, onProgress);
   });
 
   const unsubscribe = deps.onToolsChanged?.(() => {

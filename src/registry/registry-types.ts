@@ -2,6 +2,7 @@
  * Types of the ToolRegistry (registry.ts): in-process tool specs, resolved tools, the why answer, events,
  * server status rows and options. Kept apart so the registry's file holds only its behaviour.
  */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JevErrorDetails } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
 import type { CallProgress, ConnectionOptions, ConnectionStatus } from './connection';
@@ -100,4 +101,11 @@ export interface RegistryCallOptions {
   timeoutMs?: number;
   /** Hears the progress notifications of an external call (also emitted as `tool.progress` events). */
   onProgress?: (progress: CallProgress) => void;
+}
+
+/** What `ToolRegistry.callDetailed` resolves to: the mapped result (a JSON object) and, for an external tool, the server's raw result. */
+export interface RegistryCallResult {
+  result: Record<string, unknown>;
+  /** The CallToolResult the MCP server sent (never `isError`: that one throws); absent for in-process tools. */
+  raw?: CallToolResult;
 }

@@ -3,14 +3,14 @@ import type { ToolAnnotations } from '../tools/types';
 import { McpConnection, type CallProgress, type ConnectionOptions, type RemoteTool } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
 import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest, type ToolRef } from './manifest';
-import type { RegistryCallOptions, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolSpec, WhyAnswer } from './registry-types';
+import type { RegistryCallOptions, RegistryCallResult, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolSpec, WhyAnswer } from './registry-types';
 import { checkJsonObject, mapCallResult } from './result';
 import { checkAgainstSchema } from './schema';
 import type { TreeCloseTiming } from './process-tree';
 import { sameServerConfig, type ServerDiff } from './server-diff';
 import type { NamedServer, ServerSource } from './servers';
 
-export type { RegistryCallOptions, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolRunContext, ToolSpec, WhyAnswer } from './registry-types';
+export type { RegistryCallOptions, RegistryCallResult, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolRunContext, ToolSpec, WhyAnswer } from './registry-types';
 // The registry's error classes, importable from here as the contract names them.
 export { CapabilityViolation, ToolCallError, ToolNotFoundError } from './errors';
 
@@ -315,6 +315,15 @@ export class ToolRegistry {
    * qualified id and the cause. Resolves to the result object.
    */
   async call(agent: string, manifest: AgentManifest, tool: string, params: Record<string, unknown> = {}, opts: RegistryCallOptions = {}): Promise<Record<string, unknown>> {
+    return (await this.callDetailed(agent, manifest, tool, params, opts)).result;
+  }
+
+  /**
+   * `call`, with the server's own MCP result beside the mapped one: `raw` is the CallToolResult as the
+   * external server sent it (absent for in-process tools), for a caller that forwards it (the gateway,
+   * src/mcp/gateway-calls.ts) rather than re-shaping it. Same checks, errors and events as `call`.
+   */
+  async callDetailed(agent: string, manifest: AgentManifest, tool: string, params: Record<string, unknown> = {}, opts: RegistryCallOptions = {}): Promise<RegistryCallResult> {
     if (typeof tool !== 'string' || tool.trim() === '') throw new ToolNotFoundError(String(tool), 'the tool name must be a non-empty string');
     let resolved = this.resolve(tool);
     if (!resolved) {
@@ -371,7 +380,7 @@ export class ToolRegistry {
     return `not registered in-process (${inProcess.length ? inProcess.join(', ') : 'none'}) and no ready server lists it` + (unknown.length ? `; tools of ${unknown.join(', ')} are unknown (not ready)` : '');
   }
 
-  private async dispatch(agent: string, tool: ResolvedTool, params: Record<string, unknown>, opts: RegistryCallOptions): Promise<Record<string, unknown>> {
+  private async dispatch(agent: string, tool: ResolvedTool, params: Record<string, unknown>, opts: RegistryCallOptions): Promise<RegistryCallResult> {
     if (typeof params !== 'object' || params === null || Array.isArray(params)) {
       throw new ToolCallError('invalid_params', tool.id, `${tool.id}: params must be a JSON object.`, tool.server);
     }
@@ -390,11 +399,11 @@ export class ToolRegistry {
         if (opts.signal?.aborted) throw new ToolCallError('cancelled', tool.id, `The call to ${tool.id} was cancelled.`, undefined, { cause: err });
         throw new ToolCallError('tool_error', tool.id, `${tool.id} failed: ${err instanceof Error ? err.message : String(err)}`, undefined, { cause: err });
       }
-      return checkJsonObject(tool.id, value);
+      return { result: checkJsonObject(tool.id, value) };
     }
     const conn = this.server(tool.server!)!;
     const raw = await conn.callTool(tool.name, params, { signal: opts.signal, timeoutMs: opts.timeoutMs, onProgress: opts.onProgress });
-    return mapCallResult(tool.id, raw, tool.server);
+    return { result: mapCallResult(tool.id, raw, tool.server), raw };
   }
 
   /**

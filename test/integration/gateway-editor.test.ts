@@ -46,6 +46,8 @@ const endpoint = new McpHttpEndpoint({
       manifest: () => manifest,
       floors: () => DEFAULT_FLOORS,
       record: (r) => records.push(r),
+      // As the extension's runtime sets it (jevPanel.gatewayMaxResultBytes), smaller for the test.
+      resultCap: () => ({ maxBytes: 50_000, setting: 'jevPanel.gatewayMaxResultBytes', recordedIn: "the Jev panel's feed and the ledger L" }),
       startServers: () => {
         hostStarts++;
         void registry?.start();
@@ -150,7 +152,8 @@ describe('a call to a granted external tool whose server is still starting', () 
     const result = await client.callTool({ name: 'slow__echo', arguments: { text: 'after reload' } });
     const waited = Date.now() - t0;
     assert.notEqual(result.isError, true, text(result));
-    assert.deepEqual(result.structuredContent, { echoed: 'after reload', server: 'slow' });
+    // Forwarded as the server sent it: one text block, no structuredContent (the server gave none).
+    assert.deepEqual(result, { content: [{ type: 'text', text: JSON.stringify({ echoed: 'after reload', server: 'slow' }) }] });
     assert.ok(waited >= 1_400, `the call waited for the start (${waited} ms)`);
     assert.equal(hostStarts, starts + 1, 'the host was asked to start its servers');
     const record = records.at(-1)!;
@@ -220,5 +223,30 @@ describe('every failed call is recorded', () => {
     assert.equal(records.length, n + 1);
     assert.equal(records.at(-1)!.kind, 'decision');
     assert.equal(records.at(-1)!.error?.code, 'INVALID_INPUT');
+  });
+});
+
+describe("the editor's endpoint: external results capped, progress relayed", () => {
+  test('a 5 MB result is cut to jevPanel.gatewayMaxResultBytes with a marker naming the record; progress reaches a client that asked', async () => {
+    await useRegistry([{ name: 'faulty', source: 'config', config: { command: process.execPath, args: [FAULTY] } }]);
+    await registry!.start();
+    manifest = { name: 'editor', tools: ['faulty/big', 'faulty/slow'] };
+    const { client } = await connect();
+    const big = await client.callTool({ name: 'faulty__big', arguments: { bytes: 5 * 1024 * 1024 } });
+    assert.ok(Buffer.byteLength(JSON.stringify(big)) < 54_000, `${Buffer.byteLength(JSON.stringify(big))} bytes`);
+    const marker = (big.content as Array<{ text: string }>).at(-1)!.text;
+    const record = records.at(-1)!;
+    assert.equal(record.tool, 'faulty/big');
+    assert.ok(marker.includes(`more than the 50000 this gateway forwards (jevPanel.gatewayMaxResultBytes)`), marker);
+    assert.ok(marker.includes(`recorded as ${record.id} in the Jev panel's feed and the ledger L`), marker);
+
+    const seen: number[] = [];
+    const slow = await client.callTool({ name: 'faulty__slow', arguments: { ms: 1_500, every: 200 } }, undefined, {
+      timeout: 1_000,
+      resetTimeoutOnProgress: true,
+      onprogress: (p) => seen.push(p.progress),
+    });
+    assert.notEqual(slow.isError, true, text(slow));
+    assert.ok(seen.length >= 5, `${seen.length} progress notifications`);
   });
 });

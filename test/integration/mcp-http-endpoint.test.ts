@@ -135,7 +135,7 @@ describe('editor tools', () => {
       const client = await connect();
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['jev_step', 'fixture__echo']);
       const result = await client.callTool({ name: 'fixture__echo', arguments: { text: 'hi' } });
-      assert.deepEqual(result.structuredContent, { echoed: 'hi', server: 'fixture' });
+      assert.deepEqual(result, { content: [{ type: 'text', text: JSON.stringify({ echoed: 'hi', server: 'fixture' }) }] });
       const record = records.at(-1)!;
       assert.equal(record.kind, 'execution');
       assert.equal(record.tool, 'fixture/echo');

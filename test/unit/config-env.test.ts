@@ -118,3 +118,15 @@ describe('loadConfig: a model name ending in the mock suffix', () => {
     assert.equal(loadConfig({ JEV_MODEL: 'mock-ish' }).model, 'mock-ish');
   });
 });
+
+describe('loadConfig: JEV_GATEWAY_MAX_RESULT_BYTES', () => {
+  it('defaults to 1 MiB and takes a whole number within 4 096 – 8 388 608', () => {
+    assert.equal(loadConfig({}).gatewayMaxResultBytes, 1_048_576);
+    assert.equal(loadConfig({ JEV_GATEWAY_MAX_RESULT_BYTES: '100000' }).gatewayMaxResultBytes, 100_000);
+  });
+  it('refuses values out of range or not digits, naming the variable and the rule', () => {
+    rejects({ JEV_GATEWAY_MAX_RESULT_BYTES: '1000' }, /JEV_GATEWAY_MAX_RESULT_BYTES must be from 4096 to 8388608 bytes; got 1000/);
+    rejects({ JEV_GATEWAY_MAX_RESULT_BYTES: '9000000' }, /JEV_GATEWAY_MAX_RESULT_BYTES must be a whole number \(digits only\) from 1 to 8388608/);
+    rejects({ JEV_GATEWAY_MAX_RESULT_BYTES: '1e6' }, /JEV_GATEWAY_MAX_RESULT_BYTES/);
+  });
+});

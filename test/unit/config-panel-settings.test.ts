@@ -113,6 +113,14 @@ describe('readPanelSettings', () => {
     assert.equal(read({ ledger: { globalValue: '/var/jev.jsonl' } }).ledgerPath, '/var/jev.jsonl');
   });
 
+  test('gatewayMaxResultBytes: default 1 MiB; a value within 4 096 – 8 388 608 is kept; another is a problem', () => {
+    assert.equal(read({}).gatewayMaxResultBytes, 1_048_576);
+    assert.equal(read({ gatewayMaxResultBytes: { globalValue: 200_000 } }).gatewayMaxResultBytes, 200_000);
+    const bad = read({ gatewayMaxResultBytes: { globalValue: 100 } });
+    assert.equal(bad.gatewayMaxResultBytes, 1_048_576);
+    assert.match(bad.problems.join('\n'), /jevPanel\.gatewayMaxResultBytes: must be an integer number of bytes from 4096 to 8388608; using 1048576/);
+  });
+
   test('a spend cap of 0 or null means no cap; a positive integer is kept', () => {
     assert.equal(read({ spendCap: { globalValue: 0 } }).spendCap, undefined);
     assert.equal(read({ spendCap: { globalValue: null } }).spendCap, undefined);

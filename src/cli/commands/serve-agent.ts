@@ -1,5 +1,6 @@
 import { invalidInput } from '../../judgment/errors';
 import { createGatewaySession, type GatewaySession } from '../../mcp/gateway';
+import { DEFAULT_FORWARD_MAX_BYTES } from '../../mcp/forward-result';
 import type { AgentManifest } from '../../registry/manifest';
 import { registerJudgmentTools } from '../../registry/judgment-tools';
 import { openRegistry } from '../../registry/setup';
@@ -73,6 +74,11 @@ export async function openAgentServing(options: AgentServeOptions, runtime: Runt
         floors: () => runtime.config.floors,
         // The sink reports its own write failures on stderr; without JEV_LEDGER nothing is recorded, as for judgments.
         record: (record) => void runtime.ledger?.append(record),
+        resultCap: () => ({
+          maxBytes: runtime.config.gatewayMaxResultBytes ?? DEFAULT_FORWARD_MAX_BYTES,
+          setting: 'JEV_GATEWAY_MAX_RESULT_BYTES',
+          ...(runtime.ledger && runtime.config.ledgerPath ? { recordedIn: `the ledger ${runtime.config.ledgerPath} (JEV_LEDGER)` } : {}),
+        }),
       }),
     close: () => registry.shutdown(),
   };

@@ -213,7 +213,8 @@ describe('in-host MCP endpoint', () => {
     assert.deepEqual([...tools].sort(), ['fixture__echo', 'jev_step']);
     const result = await client.callTool({ name: 'fixture__echo', arguments: { text: 'hello' } });
     assert.notEqual(result.isError, true, JSON.stringify(result.content));
-    assert.deepEqual(result.structuredContent, { echoed: 'hello', server: 'fixture' });
+    // Forwarded as the server sent it: its one text block, no structuredContent (it gave none).
+    assert.deepEqual(result, { content: [{ type: 'text', text: JSON.stringify({ echoed: 'hello', server: 'fixture' }) }] });
     const row = api.feed().at(-1)!;
     assert.equal(row.kind, 'execution');
     assert.equal(row.tool, 'fixture/echo');
@@ -242,8 +243,10 @@ describe('in-host MCP endpoint', () => {
       await waitFor('the definition change event', () => fired > 0, 5_000);
       const stale = await post(new URL(now.url), { authorization: `Bearer ${old.token}` }, RAW_INITIALIZE);
       assert.equal(stale.status, 401);
+      const before = definition.version;
       definition = (await provideDefinitions(api))[0]!;
       assert.equal(definition.uri.toString(), now.url);
+      assert.notEqual(definition.version, before, 'a renewed endpoint is a new definition version');
     } finally {
       sub.dispose();
     }
