@@ -38,6 +38,8 @@ interface CheckedDistribution {
   exact: boolean;
   /** Keys sent, for the sum tolerance (0.005 × k). */
   count: number;
+  /** Σ of the probabilities as sent (> 0). */
+  sum: number;
 }
 
 /** |Σp − 1| up to this counts as a sum of exactly 1 (float rounding), so nothing is rescaled. */
@@ -69,10 +71,19 @@ function checkDistribution(id: string, probs: unknown, keys: readonly string[]):
     throw invalidResponse(`Answer ${quoted(id)} has probabilities summing to ${Number(sum.toFixed(4))}, not 1.`);
   }
   const exact = count === keys.length && Math.abs(sum - 1) <= EXACT_SUM;
-  if (exact) return { sent, normalised: sent, exact, count };
+  if (exact) return { sent, normalised: sent, exact, count, sum };
   const normalised: Record<string, number> = {};
   for (const key of keys) setOwn(normalised, key, (Object.hasOwn(sent, key) ? sent[key]! : 0) / sum);
-  return { sent, normalised, exact, count };
+  return { sent, normalised, exact, count, sum };
+}
+
+/**
+ * The confidence read with a rescaled distribution: a mass over 1 shrinks the confidence by the same
+ * factor as the probabilities (0.79 within a sum of 1.18 reads 0.669), so a policy never compares a
+ * number larger than the share it was stated against; a mass under 1 never inflates it.
+ */
+function normalisedConfidence(confidence: number, d: CheckedDistribution): number {
+  return d.sum > 1 ? confidence / d.sum : confidence;
 }
 
 /** One validated answer: `answer` with normalised probabilities; `raw` the same answer as sent, when it differs. */
@@ -100,8 +111,10 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
     if (d.sent[raw.choice]! < peak - SUM_TOLERANCE_PER_OPTION * d.count) {
       throw invalidResponse(`Answer ${quoted(id)} chose an option its own distribution does not favour.`);
     }
-    const answer = (probabilities: Record<string, number>): Answer => ({ type: 'choice', choice: raw.choice as string, confidence: raw.confidence as number, probabilities });
-    return d.exact ? { answer: answer(d.sent) } : { answer: answer(d.normalised), raw: answer(d.sent) };
+    const answer = (probabilities: Record<string, number>, confidence: number): Answer => ({ type: 'choice', choice: raw.choice as string, confidence, probabilities });
+    return d.exact
+      ? { answer: answer(d.sent, raw.confidence) }
+      : { answer: answer(d.normalised, normalisedConfidence(raw.confidence, d)), raw: answer(d.sent, raw.confidence) };
   }
   const levels = question.criteria.map((_, i) => String(i));
   const d = checkDistribution(id, raw.probabilities, levels);
@@ -117,8 +130,9 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
   if (!near(expected(d.sent)) && !near(expected(d.normalised))) {
     throw invalidResponse(`Answer ${quoted(id)} has a score inconsistent with its own distribution.`);
   }
-  const answer = (probabilities: Record<string, number>): Answer => ({ type: 'score', score, confidence: raw.confidence as number, probabilities, legend });
-  return d.exact ? { answer: answer(d.sent) } : { answer: answer(d.normalised), raw: answer(d.sent) };
+  const confidence = raw.confidence;
+  const answer = (probabilities: Record<string, number>, c: number): Answer => ({ type: 'score', score, confidence: c, probabilities, legend });
+  return d.exact ? { answer: answer(d.sent, confidence) } : { answer: answer(d.normalised, normalisedConfidence(confidence, d)), raw: answer(d.sent, confidence) };
 }
 
 /**
@@ -154,7 +168,8 @@ export interface ValidatedResponse {
  * and probability keys on the offered list (a subset may be given, the rest count as 0); distributions
  * summing to 1 within 0.005 per probability given; scores within and consistent with their distribution;
  * usage non-negative integers. Unasked answers are dropped. Probabilities that do not sum to exactly 1 or
- * leave options out are normalised over every offered option; the answer as sent is kept in `rawAnswers`.
+ * leave options out are normalised over every offered option, and a confidence stated within a mass over 1 is
+ * scaled with them; the answer as sent is kept in `rawAnswers`.
  * Returns clean copies in question order. Throws JevError INVALID_RESPONSE naming the question (never
  * echoes the body).
  */
