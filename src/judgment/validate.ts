@@ -118,7 +118,7 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
   }
   const levels = question.criteria.map((_, i) => String(i));
   const d = checkDistribution(id, raw.probabilities, levels);
-  const legend = legendOf(id, raw.legend, question.criteria, d.sent);
+  const legend = legendOf(id, raw.legend, levels, d.sent);
   const score = raw.score;
   const top = levels.length - 1;
   if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > top) {
@@ -136,21 +136,32 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
 }
 
 /**
- * The legend of a score answer: level → text for offered levels only, covering every level given a
- * probability; levels the provider left out take the question's own level text (the legend echoes it).
+ * The legend of a score answer, as the contract has it: its key set equals the probabilities' key set, and
+ * a score gives every level of the question a probability (subset coverage is for choices only), so the
+ * legend names every level 0..n−1, each with a text. Throws INVALID_RESPONSE naming the question and the rule.
  */
-function legendOf(id: string, raw: unknown, criteria: readonly string[], sent: Record<string, number>): Record<string, string> {
-  const bad = () => invalidResponse(`Answer ${quoted(id)} must carry a legend with a text for each level it gives a probability (levels 0..${criteria.length - 1}).`);
-  if (!isObject(raw)) throw bad();
-  for (const [k, v] of Object.entries(raw)) {
-    if (!/^(0|[1-9]\d*)$/.test(k) || Number(k) >= criteria.length || typeof v !== 'string') throw bad();
+function legendOf(id: string, raw: unknown, levels: readonly string[], sent: Record<string, number>): Record<string, string> {
+  const missing = levels.filter((k) => !Object.hasOwn(sent, k));
+  if (missing.length > 0) {
+    throw invalidResponse(
+      `Answer ${quoted(id)} gives no probability for level ${missing.join(', ')}: a score answer gives every level 0..${levels.length - 1} a probability (only a choice may give a subset).`,
+    );
+  }
+  if (!isObject(raw)) throw invalidResponse(`Answer ${quoted(id)} has no legend object: a score answer carries a legend with the same levels as its probabilities.`);
+  const keys = Object.keys(raw);
+  const same = keys.length === levels.length && levels.every((k) => Object.hasOwn(raw, k));
+  if (!same) {
+    const list = (ks: readonly string[]) => (ks.length === 0 ? 'none' : ks.map((k) => quoted(k)).join(', '));
+    throw invalidResponse(
+      `Answer ${quoted(id)} has legend levels ${list(keys)} but probabilities for ${list(levels)}: a score answer's legend and probabilities name the same levels.`,
+    );
   }
   const legend: Record<string, string> = {};
-  criteria.forEach((text, i) => {
-    const k = String(i);
-    if (Object.hasOwn(sent, k) && !Object.hasOwn(raw, k)) throw bad();
-    setOwn(legend, k, Object.hasOwn(raw, k) ? (raw[k] as string) : text);
-  });
+  for (const k of levels) {
+    const text = raw[k];
+    if (typeof text !== 'string') throw invalidResponse(`Answer ${quoted(id)} gives legend level ${quoted(k)} a value that is not text.`);
+    setOwn(legend, k, text);
+  }
   return legend;
 }
 
@@ -165,7 +176,8 @@ export interface ValidatedResponse {
 /**
  * Validates a provider body against the questions asked:
  * every asked id answered with its type; noul, confidence and probabilities finite and in [0,1]; choices
- * and probability keys on the offered list (a subset may be given, the rest count as 0); distributions
+ * and probability keys on the offered list (a choice may give a subset, the rest count as 0; a score gives
+ * every level, with a legend of the same levels); distributions
  * summing to 1 within 0.005 per probability given; scores within and consistent with their distribution;
  * usage non-negative integers. Unasked answers are dropped. Probabilities that do not sum to exactly 1 or
  * leave options out are normalised over every offered option, and a confidence stated within a mass over 1 is
