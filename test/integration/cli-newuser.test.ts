@@ -24,15 +24,20 @@ function requestFile(name: string, body: unknown): string {
 const GATE = { tool: 'jev_gate', request: 'r', diff: '+x', tests: 'ok', claims: ['a'], evidence: [{ id: 'e', text: 't' }] };
 
 describe('jevcp doctor with the mock judge', () => {
-  it('stays ready (exit 0) but says the mock is advisory only, in text and --json', async () => {
+  it('is not ready for real judgments (exit 2, "no judgment backend"), says the mock is not a judge and how to configure one', async () => {
     const text = await jevcp(['doctor']);
-    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.code, 2, text.stderr);
+    assert.match(text.stdout, /ping +jev-latest\+mock/, 'the mock still answers the ping');
+    assert.match(text.stdout, /error +CONFIG_ERROR: no judgment backend: only the mock judge is configured, and the mock is not a judge .*Configure one: JEV_API_KEY=… \(TypeSafe\), or JEV_BASE_URL=/);
     assert.match(text.stdout, /judge +mock — advisory only.*`jevcp gate` and `jevcp hook install` need a backend .* or --allow-mock/);
-    assert.match(text.stdout, /ready\n$/);
+    assert.match(text.stdout, /\nnot ready for real judgments \(the mock is not a judge\)\n$/);
     const json = await jevcp(['doctor', '--json']);
+    assert.equal(json.code, 2);
     const report = JSON.parse(json.stdout);
+    assert.equal(report.ready, false);
     assert.equal(report.judge, 'mock');
     assert.equal(report.real_judge, false);
+    assert.equal(report.error.code, 'CONFIG_ERROR');
     assert.equal(report.api_key_ignored, undefined);
   });
 
