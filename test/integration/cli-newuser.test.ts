@@ -162,3 +162,17 @@ describe('hook install keeps the evidence command', () => {
     assert.match(both.stderr, /--evidence-cmd CMD or --no-evidence-cmd, not both/);
   });
 });
+
+describe('jevcp servers --config: grants of the judgment tools', () => {
+  it('jev_* matches the judgment tools: no warning, and they are listed as the agent\'s tools', async () => {
+    const config = join(DIR, 'grants.json');
+    writeFileSync(config, JSON.stringify({ agents: [{ name: 'coder', tools: ['jev_*', '!jev_rank', 'jev_stepp'] }] }));
+    const r = await jevcp(['servers', '--config', config, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { agents: { name: string; allowed: string[] }[]; warnings: string[] };
+    assert.deepEqual(out.warnings, ['agent "coder": grant "jev_stepp" matches no known tool'], 'only the typo warns');
+    assert.ok(out.agents[0]!.allowed.includes('jev_step'));
+    assert.ok(!out.agents[0]!.allowed.includes('jev_rank'), 'the denied one is not listed');
+    assert.doesNotMatch(r.stderr, /"jev_\*"/);
+  });
+});
