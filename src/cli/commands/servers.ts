@@ -1,7 +1,8 @@
 import { invalidInput } from '../../judgment/errors';
-import { decideGrant } from '../../registry/manifest';
+import { decideGrant, refOfName } from '../../registry/manifest';
 import { refOf, type ServerView } from '../../registry/registry';
 import { openRegistry } from '../../registry/setup';
+import { ALL_TOOLS } from '../../tools';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { cliConnectionOptions } from '../mcp-client-options';
@@ -28,10 +29,15 @@ export const serversCommand: CliCommand = async (args, io) => {
       const warnings = [...opened.warnings, ...registry.nameConflicts(), ...registry.grantWarnings(agents)];
       for (const w of warnings) io.stderr.write(safeText(`jevcp: warning: ${w}\n`));
       const tools = registry.list();
+      // The judgment tools are served beside the registry's (serve --agent, step --agent): list them too.
+      const judgment = ALL_TOOLS.map((t) => t.name).filter((n) => !tools.some((t) => t.id === n));
       const agentViews = agents.map((a) => ({
         name: a.name,
         grants: a.tools,
-        allowed: tools.filter((t) => decideGrant(a, refOf(t)).allowed).map((t) => t.id),
+        allowed: [
+          ...judgment.filter((n) => decideGrant(a, refOfName(n)).allowed),
+          ...tools.filter((t) => decideGrant(a, refOf(t)).allowed).map((t) => t.id),
+        ],
       }));
       if (values.json === true) {
         const servers = views.map(({ stderr: _stderr, ...v }) => v);
