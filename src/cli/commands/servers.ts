@@ -2,6 +2,7 @@ import { invalidInput } from '../../judgment/errors';
 import { decideGrant, refOfName } from '../../registry/manifest';
 import { refOf, type ServerView } from '../../registry/registry';
 import { openRegistry } from '../../registry/setup';
+import { toolCountWarning } from '../../registry/tool-count';
 import { ALL_TOOLS } from '../../tools';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand, type CliIO } from '../io';
@@ -27,7 +28,6 @@ export const serversCommand: CliCommand = async (args, io) => {
     try {
       const views = await registry.start();
       const warnings = [...opened.warnings, ...registry.nameConflicts(), ...registry.grantWarnings(agents)];
-      for (const w of warnings) io.stderr.write(safeText(`jevcp: warning: ${w}\n`));
       const tools = registry.list();
       // The judgment tools are served beside the registry's (serve --agent, step --agent): list them too.
       const judgment = ALL_TOOLS.map((t) => t.name).filter((n) => !tools.some((t) => t.id === n));
@@ -39,6 +39,12 @@ export const serversCommand: CliCommand = async (args, io) => {
           ...tools.filter((t) => decideGrant(a, refOf(t)).allowed).map((t) => t.id),
         ],
       }));
+      // Past 128 tools VS Code's agents degrade: say which grants to narrow.
+      for (const a of agentViews) {
+        const w = toolCountWarning(a.name, a.allowed);
+        if (w) warnings.push(w);
+      }
+      for (const w of warnings) io.stderr.write(safeText(`jevcp: warning: ${w}\n`));
       if (values.json === true) {
         const servers = views.map(({ stderr: _stderr, ...v }) => v);
         io.stdout.write(`${JSON.stringify({ config: opened.configFound ? opened.configPath : null, gate: opened.gate.source, servers, agents: agentViews, warnings }, null, 2)}\n`);
