@@ -4,7 +4,7 @@
  */
 
 import { safeText } from './safe-text';
-import { claimLine, fmtProb, fmtThreshold, versusNamed } from '../panel/numbers';
+import { claimLine, fmtProb, fmtThreshold, reviewScoresText, versusNamed } from '../panel/numbers';
 
 import { thresholdFloorNotes } from './threshold-notes';
 
@@ -122,11 +122,7 @@ export function formatDecision(tool: string, result: unknown, input?: unknown): 
 }
 
 function formatReview(lines: string[], review: Obj, showAction: boolean): void {
-  const scores = isObj(review.scores)
-    ? Object.entries(review.scores)
-        .map(([k, v]) => `${k} ${isObj(v) ? num(v.score) : '?'}`)
-        .join(', ')
-    : '';
+  const scores = reviewScoresText(review.scores);
   const action = showAction && typeof review.action === 'string' ? `${review.action}; ` : '';
   row(lines, 'review', `${action}composite ${num(review.composite)}, safe_to_apply ${num(review.safe_to_apply)}${scores ? ` — ${scores}` : ''}`);
 }

@@ -2,7 +2,7 @@ import { cleanupMessage, EDITED_MESSAGE_RULES, type MessageRules } from './messa
 
 /** A commit message as the gate reads it. */
 export interface CommitMessage {
-  /** First non-blank line ('' when none). */
+  /** First non-blank line without a list marker (`- `, `* `) ('' when none): the request, never a claim. */
   subject: string;
   /** Lines after the subject, blank edges trimmed. */
   body: string;
@@ -13,7 +13,8 @@ export interface CommitMessage {
 /**
  * Parses commit message text as git will commit it (message-rules.ts `cleanupMessage`: nothing below the
  * scissors line, comments dropped only when `rules` say git drops them). Default rules: an edited message
- * with `#` comments. Bullet lines become candidate claims.
+ * with `#` comments. Bullet lines of the body become candidate claims; the subject line never does, and
+ * a list marker in front of it is dropped.
  */
 export function parseCommitMessage(text: string, rules: MessageRules = EDITED_MESSAGE_RULES): CommitMessage {
   const kept = cleanupMessage(text.replace(/\r\n?/g, '\n'), rules)
@@ -21,7 +22,8 @@ export function parseCommitMessage(text: string, rules: MessageRules = EDITED_ME
     .map((l) => l.replace(/\s+$/, ''));
   const first = kept.findIndex((l) => l.trim() !== '');
   if (first < 0) return { subject: '', body: '', bullets: [] };
-  const subject = kept[first]!.trim();
+  // A subject written as a list item is still the subject line: git users read it as the request.
+  const subject = kept[first]!.trim().replace(/^[-*]\s+/, '');
   const body = kept
     .slice(first + 1)
     .join('\n')

@@ -123,17 +123,31 @@ async function lastConfig(root: string, pattern: string, git: GitOptions): Promi
   return space < 0 ? '' : last.slice(space + 1);
 }
 
+/** `[major, minor]` of `git --version` ("git version 2.39.5" → [2, 39]); undefined when unreadable. */
+export function parseGitVersion(text: string): [number, number] | undefined {
+  const m = /git version (\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/** git 2.45 added `core.commentString` and comment strings longer than one character. */
+const hasCommentString = (v: [number, number] | undefined) => v !== undefined && (v[0] > 2 || (v[0] === 2 && v[1] >= 45));
+
 /**
  * The rules of the repository at `root` for a message that was (`editorUsed`) or was not edited in an
  * editor. Inside a commit-msg hook git sets `GIT_EDITOR=:` when it opens no editor (`-m`, `-F`, the
- * editor's Source Control box), so a hook passes `editorUsedByGit(env)`. A comment string that git itself
- * would refuse (empty, or more than one character before git 2.45) falls back to `#`. Throws what runGit throws.
+ * editor's Source Control box), so a hook passes `editorUsedByGit(env)`; a message file read outside the
+ * hook is an edited one. The comment string is what this git reads: `core.commentChar` or, from git 2.45,
+ * `core.commentString` too (the last one set wins); an older git ignores `core.commentString` and refuses a
+ * comment character longer than one byte, so `#` applies, as for an empty value. Throws what runGit throws.
  */
 export async function readMessageRules(root: string, editorUsed: boolean, git: GitOptions = {}): Promise<MessageRules> {
-  const comment = await lastConfig(root, '^core\\.comment(char|string)$', git);
+  const version = parseGitVersion((await runGit(['--version'], root, git)).stdout);
+  const modern = hasCommentString(version);
+  const comment = await lastConfig(root, modern ? '^core\\.comment(char|string)$' : '^core\\.commentchar$', git);
   const cleanup = (await lastConfig(root, '^commit\\.cleanup$', git))?.trim().toLowerCase();
+  const usable = comment !== undefined && comment !== '' && !/[\r\n]/.test(comment) && (modern || comment === 'auto' || Buffer.byteLength(comment) === 1);
   return {
-    comment: comment === undefined || comment === '' || /[\r\n]/.test(comment) ? '#' : comment,
+    comment: usable ? comment : '#',
     cleanup: effectiveCleanup(cleanup !== undefined && CLEANUP_MODES.includes(cleanup) ? cleanup : undefined, editorUsed),
   };
 }

@@ -38,6 +38,8 @@ interface CheckedDistribution {
   exact: boolean;
   /** Keys sent, for the sum tolerance (0.005 × k). */
   count: number;
+  /** Σ of the probabilities as sent (> 0). */
+  sum: number;
 }
 
 /** |Σp − 1| up to this counts as a sum of exactly 1 (float rounding), so nothing is rescaled. */
@@ -69,10 +71,19 @@ function checkDistribution(id: string, probs: unknown, keys: readonly string[]):
     throw invalidResponse(`Answer ${quoted(id)} has probabilities summing to ${Number(sum.toFixed(4))}, not 1.`);
   }
   const exact = count === keys.length && Math.abs(sum - 1) <= EXACT_SUM;
-  if (exact) return { sent, normalised: sent, exact, count };
+  if (exact) return { sent, normalised: sent, exact, count, sum };
   const normalised: Record<string, number> = {};
   for (const key of keys) setOwn(normalised, key, (Object.hasOwn(sent, key) ? sent[key]! : 0) / sum);
-  return { sent, normalised, exact, count };
+  return { sent, normalised, exact, count, sum };
+}
+
+/**
+ * The confidence read with a rescaled distribution: a mass over 1 shrinks the confidence by the same
+ * factor as the probabilities (0.79 within a sum of 1.18 reads 0.669), so a policy never compares a
+ * number larger than the share it was stated against; a mass under 1 never inflates it.
+ */
+function normalisedConfidence(confidence: number, d: CheckedDistribution): number {
+  return d.sum > 1 ? confidence / d.sum : confidence;
 }
 
 /** One validated answer: `answer` with normalised probabilities; `raw` the same answer as sent, when it differs. */
@@ -100,12 +111,14 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
     if (d.sent[raw.choice]! < peak - SUM_TOLERANCE_PER_OPTION * d.count) {
       throw invalidResponse(`Answer ${quoted(id)} chose an option its own distribution does not favour.`);
     }
-    const answer = (probabilities: Record<string, number>): Answer => ({ type: 'choice', choice: raw.choice as string, confidence: raw.confidence as number, probabilities });
-    return d.exact ? { answer: answer(d.sent) } : { answer: answer(d.normalised), raw: answer(d.sent) };
+    const answer = (probabilities: Record<string, number>, confidence: number): Answer => ({ type: 'choice', choice: raw.choice as string, confidence, probabilities });
+    return d.exact
+      ? { answer: answer(d.sent, raw.confidence) }
+      : { answer: answer(d.normalised, normalisedConfidence(raw.confidence, d)), raw: answer(d.sent, raw.confidence) };
   }
   const levels = question.criteria.map((_, i) => String(i));
   const d = checkDistribution(id, raw.probabilities, levels);
-  const legend = legendOf(id, raw.legend, question.criteria, d.sent);
+  const legend = legendOf(id, raw.legend, levels, d.sent);
   const score = raw.score;
   const top = levels.length - 1;
   if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > top) {
@@ -117,26 +130,38 @@ function validateAnswer(id: string, question: QuestionMap[string], raw: unknown)
   if (!near(expected(d.sent)) && !near(expected(d.normalised))) {
     throw invalidResponse(`Answer ${quoted(id)} has a score inconsistent with its own distribution.`);
   }
-  const answer = (probabilities: Record<string, number>): Answer => ({ type: 'score', score, confidence: raw.confidence as number, probabilities, legend });
-  return d.exact ? { answer: answer(d.sent) } : { answer: answer(d.normalised), raw: answer(d.sent) };
+  const confidence = raw.confidence;
+  const answer = (probabilities: Record<string, number>, c: number): Answer => ({ type: 'score', score, confidence: c, probabilities, legend });
+  return d.exact ? { answer: answer(d.sent, confidence) } : { answer: answer(d.normalised, normalisedConfidence(confidence, d)), raw: answer(d.sent, confidence) };
 }
 
 /**
- * The legend of a score answer: level → text for offered levels only, covering every level given a
- * probability; levels the provider left out take the question's own level text (the legend echoes it).
+ * The legend of a score answer, as the contract has it: its key set equals the probabilities' key set, and
+ * a score gives every level of the question a probability (subset coverage is for choices only), so the
+ * legend names every level 0..n−1, each with a text. Throws INVALID_RESPONSE naming the question and the rule.
  */
-function legendOf(id: string, raw: unknown, criteria: readonly string[], sent: Record<string, number>): Record<string, string> {
-  const bad = () => invalidResponse(`Answer ${quoted(id)} must carry a legend with a text for each level it gives a probability (levels 0..${criteria.length - 1}).`);
-  if (!isObject(raw)) throw bad();
-  for (const [k, v] of Object.entries(raw)) {
-    if (!/^(0|[1-9]\d*)$/.test(k) || Number(k) >= criteria.length || typeof v !== 'string') throw bad();
+function legendOf(id: string, raw: unknown, levels: readonly string[], sent: Record<string, number>): Record<string, string> {
+  const missing = levels.filter((k) => !Object.hasOwn(sent, k));
+  if (missing.length > 0) {
+    throw invalidResponse(
+      `Answer ${quoted(id)} gives no probability for level ${missing.join(', ')}: a score answer gives every level 0..${levels.length - 1} a probability (only a choice may give a subset).`,
+    );
+  }
+  if (!isObject(raw)) throw invalidResponse(`Answer ${quoted(id)} has no legend object: a score answer carries a legend with the same levels as its probabilities.`);
+  const keys = Object.keys(raw);
+  const same = keys.length === levels.length && levels.every((k) => Object.hasOwn(raw, k));
+  if (!same) {
+    const list = (ks: readonly string[]) => (ks.length === 0 ? 'none' : ks.map((k) => quoted(k)).join(', '));
+    throw invalidResponse(
+      `Answer ${quoted(id)} has legend levels ${list(keys)} but probabilities for ${list(levels)}: a score answer's legend and probabilities name the same levels.`,
+    );
   }
   const legend: Record<string, string> = {};
-  criteria.forEach((text, i) => {
-    const k = String(i);
-    if (Object.hasOwn(sent, k) && !Object.hasOwn(raw, k)) throw bad();
-    setOwn(legend, k, Object.hasOwn(raw, k) ? (raw[k] as string) : text);
-  });
+  for (const k of levels) {
+    const text = raw[k];
+    if (typeof text !== 'string') throw invalidResponse(`Answer ${quoted(id)} gives legend level ${quoted(k)} a value that is not text.`);
+    setOwn(legend, k, text);
+  }
   return legend;
 }
 
@@ -151,10 +176,12 @@ export interface ValidatedResponse {
 /**
  * Validates a provider body against the questions asked:
  * every asked id answered with its type; noul, confidence and probabilities finite and in [0,1]; choices
- * and probability keys on the offered list (a subset may be given, the rest count as 0); distributions
+ * and probability keys on the offered list (a choice may give a subset, the rest count as 0; a score gives
+ * every level, with a legend of the same levels); distributions
  * summing to 1 within 0.005 per probability given; scores within and consistent with their distribution;
  * usage non-negative integers. Unasked answers are dropped. Probabilities that do not sum to exactly 1 or
- * leave options out are normalised over every offered option; the answer as sent is kept in `rawAnswers`.
+ * leave options out are normalised over every offered option, and a confidence stated within a mass over 1 is
+ * scaled with them; the answer as sent is kept in `rawAnswers`.
  * Returns clean copies in question order. Throws JevError INVALID_RESPONSE naming the question (never
  * echoes the body).
  */

@@ -17,7 +17,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { configError } from '../judgment/errors';
 import { cancelledIds, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, SessionTable } from './http-sessions';
-import { bearerMatches, readBody } from './loopback-http';
+import { bearerMatches, loopbackAuthorities, readBody } from './loopback-http';
 
 /** Request path of the endpoint. */
 export const ENDPOINT_PATH = '/mcp';
@@ -159,7 +159,7 @@ export class McpHttpEndpoint {
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== ENDPOINT_PATH) return jsonError(res, 404, -32000, 'Not found');
-    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+    const hosts = loopbackAuthorities(port);
     if (!hosts.includes((req.headers.host ?? '').toLowerCase())) return jsonError(res, 403, -32000, 'Forbidden: Host header is not the loopback endpoint');
     const origin = req.headers.origin;
     if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) {

@@ -1,9 +1,17 @@
 /**
  * Checks shared by the loopback HTTP servers (the MCP endpoint, the commit hook's editor channel): the
- * bearer token compared in constant time, and a size-bounded body. No SDK import.
+ * loopback authorities, the bearer token compared in constant time, and a size-bounded body. No SDK import.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+
+/**
+ * The authorities (`host:port`, lowercase) a loopback server on `port` answers to: 127.0.0.1, localhost
+ * and the IPv6 loopback `[::1]`. A Host or Origin naming anything else is another site (DNS rebinding).
+ */
+export function loopbackAuthorities(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+}
 
 /** Constant-time comparison of `Authorization: Bearer <token>` with `token` (false when absent or malformed). */
 export function bearerMatches(authorization: string | undefined, token: string): boolean {

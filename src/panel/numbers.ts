@@ -11,6 +11,26 @@
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Top level of the review rubric: jev_review and jev_gate score each dimension on 0–2 (src/policy/review.ts). */
+export const REVIEW_SCORE_TOP = 2;
+
+/** A score on the levels 0..`top`, with its scale, so 1.04 never reads as "more than 1": `1.04 / 2`. */
+export function fmtScore(score: unknown, top: number): string {
+  if (typeof score !== 'number' || !Number.isFinite(score)) return String(score);
+  return `${score.toFixed(2)} / ${top}`;
+}
+
+/**
+ * A review's dimension scores with their 0–2 scale, in the result's order:
+ * `correctness 1.04 / 2, spec_match 2.00 / 2, …`; '' when `scores` is not an object.
+ */
+export function reviewScoresText(scores: unknown): string {
+  if (!isObj(scores)) return '';
+  return Object.entries(scores)
+    .map(([k, v]) => `${k} ${isObj(v) ? fmtScore(v.score, REVIEW_SCORE_TOP) : '?'}`)
+    .join(', ');
+}
+
 /** Most decimals a value gets to keep its side of a threshold. */
 export const MAX_DECIMALS = 4;
 

@@ -5,7 +5,7 @@
  * Pure: no DOM, no tool imports.
  */
 import { claimSummaryText } from './claim-summary';
-import { fmtProb, fmtThreshold } from './numbers';
+import { fmtProb, fmtThreshold, reviewScoresText } from './numbers';
 
 /** One labelled line of a decision headline. `key` is stable across tools; `value` is display text. */
 export interface OutcomeLine {
@@ -63,6 +63,9 @@ export function outcomeLines(outcome: Outcome): OutcomeLine[] {
   }
   if (Array.isArray(r.reason_codes)) add('reasons', 'Reason codes', r.reason_codes.join(', '));
   if (isObj(r.review) && typeof r.review.action === 'string') add('review', 'Review', r.review.action);
+  // jev_gate nests its review; jev_review's scores sit beside its composite. Scores carry their 0–2 scale.
+  const scores = reviewScoresText(isObj(r.review) ? r.review.scores : typeof r.composite === 'number' ? r.scores : undefined);
+  if (scores) add('scores', 'Review scores', scores);
   if (isObj(r.verification) && typeof r.verification.action === 'string') add('verification', 'Verification', r.verification.action);
   const verification = isObj(r.verification) ? r.verification : r;
   if (isObj(verification.summary)) {

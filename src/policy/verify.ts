@@ -23,34 +23,43 @@ export interface ClaimJudgment {
   probabilities: Record<string, number>;
 }
 
-/** Verdicts from most to least cautious: a tie at the top takes the first of the tied ones. */
-const CAUTION_ORDER: readonly Verdict[] = ['contradicted', 'unsupported', 'verified'];
-
-/** Probabilities this close to the top count as tied (they print the same at three decimals). */
+/** Probabilities this close to the top count as the top (they print the same at three decimals). */
 export const VERDICT_TIE_TOLERANCE = 0.001;
 
 /**
- * Reads a validated claim answer as a ClaimJudgment. When other verdicts tie the top probability
- * (within VERDICT_TIE_TOLERANCE), the most cautious of them wins, so a tie never reads as verified
- * (docs/decisions.md).
+ * Reads a validated claim answer as a ClaimJudgment: the verdict is the judge's stated choice, always
+ * (a verdict the judge did not give is never shown); confidence and probabilities as validated.
+ * Whether the stated choice is backed by its distribution is {@link claimIncoherent}'s question.
  */
 export function claimJudgment(answer: ChoiceAnswer): ClaimJudgment {
-  const p = answer.probabilities;
-  const top = Math.max(...VERDICTS.map((v) => p[v] ?? 0));
-  const tied = CAUTION_ORDER.filter((v) => (p[v] ?? 0) >= top - VERDICT_TIE_TOLERANCE);
-  const chosen = answer.choice as Verdict;
-  const verdict = tied.length > 1 && tied.includes(chosen) ? tied[0]! : chosen;
-  return { verdict, confidence: answer.confidence, probabilities: p };
+  return { verdict: answer.choice as Verdict, confidence: answer.confidence, probabilities: answer.probabilities };
+}
+
+/** The stated verdict has the top probability of its distribution (ties within VERDICT_TIE_TOLERANCE count). */
+export function verdictIsTop(claim: ClaimJudgment): boolean {
+  const p = claim.probabilities;
+  const top = Math.max(...Object.values(p));
+  return (p[claim.verdict] ?? 0) >= top - VERDICT_TIE_TOLERANCE;
+}
+
+/**
+ * A claim whose numbers do not back its verdict: the stated verdict is not among the top of its
+ * distribution, or its confidence reaches auto_accept while the distribution is too flat for it
+ * (distributionSupportsConfidence). Such a claim is never auto (`confidence_incoherent`, review).
+ */
+export function claimIncoherent(claim: ClaimJudgment, autoAccept: number): boolean {
+  if (!verdictIsTop(claim)) return true;
+  return claim.confidence >= autoAccept && !distributionSupportsConfidence(claim.probabilities, autoAccept);
 }
 
 /**
  * Per-claim action of jev_verify: confidence ≥ auto_accept → auto, ≥ cutoff → review, else escalate;
- * auto with a distribution too flat for auto_accept → review; incomplete context → review.
+ * auto for an incoherent claim (claimIncoherent) → review; incomplete context → review.
  * A confident `unsupported` or `contradicted` may be auto: it accepts the classification, not the claim.
  */
 export function verifyItemAction(claim: ClaimJudgment, autoAccept: number, cutoff: number, incomplete: boolean): Action {
   let action = actionFromConfidence(claim.confidence, autoAccept, cutoff);
-  if (action === 'auto' && !distributionSupportsConfidence(claim.probabilities, autoAccept)) action = 'review';
+  if (action === 'auto' && claimIncoherent(claim, autoAccept)) action = 'review';
   return requireCompleteContext(action, incomplete);
 }
 
@@ -72,7 +81,7 @@ export function verifyOverallAction(items: ReadonlyArray<{ verdict: Verdict; act
  */
 export function gateItemAction(claim: ClaimJudgment, autoAccept: number, reviewAt: number, incomplete: boolean): Action {
   let action = actionFromConfidence(claim.confidence, autoAccept, reviewAt);
-  if (action === 'auto' && !distributionSupportsConfidence(claim.probabilities, autoAccept)) action = 'review';
+  if (action === 'auto' && claimIncoherent(claim, autoAccept)) action = 'review';
   if (claim.confidence < reviewAt || (claim.verdict === 'contradicted' && claim.confidence >= autoAccept)) action = 'escalate';
   else if (claim.verdict !== 'verified') action = worstAction([action, 'review']);
   return requireCompleteContext(action, incomplete);
@@ -132,7 +141,7 @@ export function gateReasonCodes(args: {
     claims_unsupported: claims.some((c) => c.verdict === 'unsupported'),
     claim_confidence_low: claims.some((c) => c.confidence < r),
     claim_confidence_below_auto_accept: claims.some((c) => c.confidence >= r && c.confidence < a),
-    confidence_incoherent: claims.some((c) => c.confidence >= a && !distributionSupportsConfidence(c.probabilities, a)),
+    confidence_incoherent: claims.some((c) => claimIncoherent(c, a)),
     accepted: args.action === 'auto',
   };
   const codes = GATE_REASON_CODES.filter((c) => on[c]);

@@ -10,7 +10,8 @@
  *   the server's `retry-after-ms`/`Retry-After` hint (capped at 60 s) or else backoff with 25 % subtractive
  *   jitter. Chosen rule: a wait that would end at or after the deadline is not taken — the last upstream
  *   error is raised at once (API_ERROR, retryable), so the caller learns the real cause and gets its time back.
- * - Spend cap: `spendCap.beforeAttempt()` before every physical attempt; its error ends the call.
+ * - Spend cap: `spendCap.beforeAttempt()` before every physical attempt; its error ends the call. An
+ *   attempt cancelled before its request left (request-sent.ts) is refunded: nothing was spent.
  * - Redirects are never followed (`redirect: 'manual'`; any 3xx → API_ERROR, not retried).
  * - Bounded reads: a 2xx body above `maxResponseBytes` → INVALID_RESPONSE; error bodies are read (≤ 64 KiB)
  *   only when the provider asks, to look for markers. Messages never quote a body or the key.
@@ -19,6 +20,7 @@ import { cancelled, JevError, invalidResponse } from '../judgment/errors';
 import { MAX_RETRY_HINT_MS, backoffDelay, isRetryableStatus, retryHintMs, sleep, type RetryOptions } from './http-retry';
 import type { CallContext } from '../judgment/provider';
 import type { SpendCap } from './spend-cap';
+import { knownUnsent, traceRequest } from './request-sent';
 
 /** A fetch failure that no retry cures: host not found, certificate refused, port blocked by fetch, other. */
 export type UnreachableKind = 'dns' | 'tls' | 'port' | 'network';
@@ -164,15 +166,20 @@ async function attemptOnce(options: PostJsonOptions, ctx: CallContext): Promise<
   };
   try {
     let res: Response;
-    try {
-      res = await options.fetchImpl(options.url, {
+    const { trace, result } = traceRequest(() =>
+      options.fetchImpl(options.url, {
         method: 'POST',
         headers: options.headers,
         body: options.payload,
         redirect: 'manual',
         signal: controller.signal,
-      });
+      }),
+    );
+    try {
+      res = await result;
     } catch (err) {
+      // Cancelled before the request left: nothing was spent (the deadline is not a cancellation).
+      if (ctx.signal.aborted && knownUnsent(trace)) options.spendCap.refund();
       return failed(err);
     }
     try {

@@ -33,4 +33,12 @@ export class SpendCap {
     }
     this.spent++;
   }
+
+  /**
+   * Gives back one attempt reserved by beforeAttempt whose request is known never to have been sent
+   * (cancelled before it left), so it counts neither against the cap nor in `used`.
+   */
+  refund(): void {
+    if (this.spent > 0) this.spent--;
+  }
 }

@@ -2,6 +2,7 @@ import { configError } from '../judgment/errors';
 import type { ToolAnnotations } from '../tools/types';
 import { McpConnection, type CallProgress, type ConnectionOptions, type RemoteTool } from './connection';
 import { CapabilityViolation, ToolCallError, ToolNotFoundError, registryErrorDetails, type GrantDecision } from './errors';
+import { ALL_TOOLS } from '../tools';
 import { decideGrant, grantWarnings, parseToolId, refOfName, type AgentManifest, type ToolRef } from './manifest';
 import type { RegistryCallOptions, RegistryCallResult, RegistryEvent, RegistryOptions, ResolvedTool, ServerView, ToolSpec, WhyAnswer } from './registry-types';
 import { checkJsonObject, mapCallResult } from './result';
@@ -260,7 +261,11 @@ export class ToolRegistry {
 
   /** Load-time warnings: grants of `manifests` that match no known tool (typos surface early). */
   grantWarnings(manifests: readonly AgentManifest[]): string[] {
-    const known = this.list().map(refOf);
+    // The judgment tools are always there for an agent (the gateway serves them beside the registry's),
+    // registered here or not: a grant such as `jev_*` names them.
+    const listed = this.list().map(refOf);
+    const judgment = ALL_TOOLS.filter((t) => !listed.some((r) => r.server === undefined && r.name === t.name)).map((t) => refOfName(t.name));
+    const known = [...listed, ...judgment];
     const servers = new Map(this.connections.map((c) => [c.name, c.toolsKnown || this.remembered.has(c.name)] as const));
     return manifests.flatMap((m) => grantWarnings(m, known, servers));
   }

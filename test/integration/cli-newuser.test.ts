@@ -24,15 +24,20 @@ function requestFile(name: string, body: unknown): string {
 const GATE = { tool: 'jev_gate', request: 'r', diff: '+x', tests: 'ok', claims: ['a'], evidence: [{ id: 'e', text: 't' }] };
 
 describe('jevcp doctor with the mock judge', () => {
-  it('stays ready (exit 0) but says the mock is advisory only, in text and --json', async () => {
+  it('is not ready for real judgments (exit 2, "no judgment backend"), says the mock is not a judge and how to configure one', async () => {
     const text = await jevcp(['doctor']);
-    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.code, 2, text.stderr);
+    assert.match(text.stdout, /ping +jev-latest\+mock/, 'the mock still answers the ping');
+    assert.match(text.stdout, /error +CONFIG_ERROR: no judgment backend: only the mock judge is configured, and the mock is not a judge .*Configure one: JEV_API_KEY=… \(TypeSafe\), or JEV_BASE_URL=/);
     assert.match(text.stdout, /judge +mock — advisory only.*`jevcp gate` and `jevcp hook install` need a backend .* or --allow-mock/);
-    assert.match(text.stdout, /ready\n$/);
+    assert.match(text.stdout, /\nnot ready for real judgments \(the mock is not a judge\)\n$/);
     const json = await jevcp(['doctor', '--json']);
+    assert.equal(json.code, 2);
     const report = JSON.parse(json.stdout);
+    assert.equal(report.ready, false);
     assert.equal(report.judge, 'mock');
     assert.equal(report.real_judge, false);
+    assert.equal(report.error.code, 'CONFIG_ERROR');
     assert.equal(report.api_key_ignored, undefined);
   });
 
@@ -155,5 +160,19 @@ describe('hook install keeps the evidence command', () => {
     const both = await hook('install', '--allow-mock', '--no-evidence-cmd', '--evidence-cmd', 'x');
     assert.equal(both.code, 2);
     assert.match(both.stderr, /--evidence-cmd CMD or --no-evidence-cmd, not both/);
+  });
+});
+
+describe('jevcp servers --config: grants of the judgment tools', () => {
+  it('jev_* matches the judgment tools: no warning, and they are listed as the agent\'s tools', async () => {
+    const config = join(DIR, 'grants.json');
+    writeFileSync(config, JSON.stringify({ agents: [{ name: 'coder', tools: ['jev_*', '!jev_rank', 'jev_stepp'] }] }));
+    const r = await jevcp(['servers', '--config', config, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { agents: { name: string; allowed: string[] }[]; warnings: string[] };
+    assert.deepEqual(out.warnings, ['agent "coder": grant "jev_stepp" matches no known tool'], 'only the typo warns');
+    assert.ok(out.agents[0]!.allowed.includes('jev_step'));
+    assert.ok(!out.agents[0]!.allowed.includes('jev_rank'), 'the denied one is not listed');
+    assert.doesNotMatch(r.stderr, /"jev_\*"/);
   });
 });

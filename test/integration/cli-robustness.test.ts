@@ -220,9 +220,11 @@ describe('ledger write failures are visible', () => {
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stdout, /ledger +.* — CANNOT BE WRITTEN \(EISDIR: is a directory\)/);
     assert.match(r.stdout, /\nnot ready\n$/);
+    // With the mock doctor is never ready (no judgment backend), but the ledger is no longer the reason.
     const ok = await jevcp(['doctor', '--json'], { env: cleanEnv({ JEV_LEDGER: join(dir, 'new', 'sub', 'l.jsonl') }) });
-    assert.equal(ok.code, 0, ok.stdout + ok.stderr);
-    assert.equal(JSON.parse(ok.stdout).ready, true, 'a ledger that does not exist yet but can be created is fine');
+    const report = JSON.parse(ok.stdout);
+    assert.equal(report.ledger_problem, undefined, 'a ledger that does not exist yet but can be created is fine');
+    assert.match(report.error.message, /^no judgment backend: only the mock judge/);
   });
 
   it('JEV_LEDGER=/dev/full: the judgment stands (exit 0) and one stderr line says the record was not written', { skip: !devFullUsable() && 'needs a writable, already 0600 /dev/full' }, async () => {

@@ -290,9 +290,9 @@ describe('jevcp doctor', () => {
     assert.match(down.stdout, /not ready\n$/);
     assert.ok(!down.stdout.includes(KEY));
     const mock = await jevcp(['doctor']);
-    assert.equal(mock.code, 0);
+    assert.equal(mock.code, 2, 'the mock is not a judge: no judgment backend');
     assert.match(mock.stdout, /provider +mock \(no backend configured\)/);
-    assert.match(mock.stdout, /ready\n$/);
+    assert.match(mock.stdout, /not ready for real judgments/);
     assert.equal(mock.stderr, `${MOCK_NOTICE}\n`);
   });
 });

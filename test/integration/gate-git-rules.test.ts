@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readMessageRules } from '../../src/gate/message-rules';
 import { GitSandbox } from './git-sandbox';
 
 let sb: GitSandbox;
@@ -84,6 +85,52 @@ describe('the message as git reads it', () => {
     assert.equal(lastState().request, 'Tidy again\n\n- output unchanged');
     assert.equal(committedMessage(repo), lastState().request);
     sb.git(repo, 'config', '--unset', 'commit.cleanup');
+  });
+});
+
+describe('jevcp gate --staged --message-file outside the hook reads the file with the repository\'s rules', () => {
+  let repo: string;
+  before(() => {
+    repo = sb.makeRepo();
+  });
+  const gitVersion = () => /git version (\d+)\.(\d+)/.exec(sb.git(repo, '--version'))!.slice(1).map(Number) as [number, number];
+  const messageFile = (name: string, text: string) => {
+    const file = join(sb.dir, name);
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('core.commentChar=;: the scissors section (the diff git showed) never reaches the judge, and a diff line is no claim', async () => {
+    sb.git(repo, 'config', 'core.commentChar', ';');
+    sb.stageChange(repo, 11);
+    const file = messageFile(
+      'semicolon-msg.txt',
+      'Handle empty input\n\n- parse("") returns []\n; Please enter the commit message.\n; ------------------------ >8 ------------------------\n; Do not modify or remove the line above.\ndiff --git a/src/parse.js b/src/parse.js\n-export const parse = (s) => s.split(",");\n',
+    );
+    const r = await sb.jevcp(repo, ['gate', '--staged', '--message-file', file, '--json']);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    const state = lastState();
+    assert.equal(state.request, 'Handle empty input\n\n- parse("") returns []');
+    assert.deepEqual(state.claims, ['parse("") returns []'], 'the removed diff line below the scissors is no claim');
+    sb.git(repo, 'config', '--unset', 'core.commentChar');
+  });
+
+  it('core.commentString=//: used from git 2.45; an older git ignores the key, so # comments apply, as git does', async () => {
+    sb.git(repo, 'config', 'core.commentString', '//');
+    sb.stageChange(repo, 12);
+    const file = messageFile('slashes-msg.txt', 'Tidy the parser\n\n- output unchanged\n# hash line\n// slash line\n');
+    const r = await sb.jevcp(repo, ['gate', '--staged', '--message-file', file, '--json']);
+    assert.ok(r.code === 0 || r.code === 1, r.stderr);
+    const [major, minor] = gitVersion();
+    const modern = major > 2 || (major === 2 && minor >= 45);
+    assert.equal(
+      lastState().request,
+      modern ? 'Tidy the parser\n\n- output unchanged\n# hash line' : 'Tidy the parser\n\n- output unchanged\n// slash line',
+      `git ${major}.${minor}`,
+    );
+    // The hook reads the same rules.
+    assert.equal((await readMessageRules(repo, true, { env: sb.env() })).comment, modern ? '//' : '#');
+    sb.git(repo, 'config', '--unset', 'core.commentString');
   });
 });
 

@@ -70,6 +70,10 @@ describe('endpoint security', () => {
     assert.equal((await post({ ...auth, host: `attacker.example:${info.port}` }, RAW_INITIALIZE)).status, 403);
     assert.equal((await post({ ...auth, origin: 'https://attacker.example' }, RAW_INITIALIZE)).status, 403);
     assert.equal((await post({ ...auth, origin: `http://127.0.0.1:${info.port}` }, RAW_INITIALIZE)).status, 200);
+    // The IPv6 loopback is loopback too.
+    assert.equal((await post({ ...auth, host: `[::1]:${info.port}` }, RAW_INITIALIZE)).status, 200);
+    assert.equal((await post({ ...auth, host: `[::1]:${info.port}`, origin: `http://[::1]:${info.port}` }, RAW_INITIALIZE)).status, 200);
+    assert.equal((await post({ ...auth, host: `[::2]:${info.port}` }, RAW_INITIALIZE)).status, 403);
     assert.equal((await post(auth, RAW_INITIALIZE, '/other')).status, 404);
     assert.equal((await post(auth, '{not json')).status, 400);
     const noSession = await post(auth, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));

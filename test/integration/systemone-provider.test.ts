@@ -4,6 +4,7 @@
  * and that no failure ever yields an answer or leaks the key or the upstream body.
  */
 import assert from 'node:assert/strict';
+import diagnostics from 'node:diagnostics_channel';
 import { inspect } from 'node:util';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { JevError, type JevErrorCode } from '../../src/judgment/errors';
@@ -296,6 +297,36 @@ describe('deadline and cancellation', () => {
 });
 
 describe('spend cap', () => {
+  test('a call cancelled before its request left counts against neither the cap nor the spend counter', async () => {
+    fake.script({ status: 200 });
+    const cap = new SpendCap(1);
+    const controller = new AbortController();
+    // Cancel the moment Node's fetch builds the request, before a socket carries it.
+    const onCreate = () => queueMicrotask(() => controller.abort());
+    diagnostics.subscribe('undici:request:create', onCreate);
+    try {
+      await expectError(ask(provider({ spendCap: cap }), ctx(10_000, controller.signal)), 'CANCELLED', false);
+    } finally {
+      diagnostics.unsubscribe('undici:request:create', onCreate);
+    }
+    assert.equal(fake.count(), 0, 'no request reached the server');
+    assert.equal(cap.used, 0, 'nothing was spent');
+    // The one attempt the cap allows is still there.
+    await ask(provider({ spendCap: cap }));
+    assert.equal(cap.used, 1);
+  });
+
+  test('a call cancelled after its request left still counts', async () => {
+    fake.script({ hang: true });
+    const cap = new SpendCap(5);
+    const controller = new AbortController();
+    const pending = ask(provider({ spendCap: cap }), ctx(10_000, controller.signal));
+    await until(() => fake.count() === 1);
+    controller.abort();
+    await expectError(pending, 'CANCELLED', false);
+    assert.equal(cap.used, 1);
+  });
+
   test('SpendCap(2) with a server always answering 429 → cap error after exactly 2 requests; never resets', async () => {
     fake.script(...Array.from({ length: 10 }, () => ({ status: 429 })));
     const cap = new SpendCap(2);

@@ -129,6 +129,21 @@ describe('gate request', () => {
     assert.deepEqual(splitClaims('- one; two\n* three\n\none'), ['one', 'two', 'three']);
   });
 
+  it('a subject written as a list item ("- Fix …") is the request without its marker, never a claim bullet', () => {
+    const m = parseCommitMessage('- Fix the empty-input parse\n\n- parse("") returns []\n');
+    assert.equal(m.subject, 'Fix the empty-input parse');
+    assert.deepEqual(m.bullets, ['parse("") returns []']);
+    const req = buildGateRequest({ message: '- Fix the empty-input parse\n\n- parse("") returns []\n', diff: DIFF }, cliGateWording('MSG'));
+    assert.equal(req.input.request, 'Fix the empty-input parse\n\n- parse("") returns []');
+    assert.deepEqual(req.input.claims, ['parse("") returns []']);
+    // Subject only: it stands in as the claim, without the dash; `* ` and indentation too.
+    const alone = buildGateRequest({ message: '  * Fix the empty-input parse\n', diff: DIFF }, cliGateWording('MSG'));
+    assert.equal(alone.input.request, 'Fix the empty-input parse');
+    assert.deepEqual(alone.input.claims, ['Fix the empty-input parse']);
+    // A dash with no space is text ("-1 day", "--force"), not a list marker.
+    assert.equal(parseCommitMessage('--force is refused now').subject, '--force is refused now');
+  });
+
   it('puts given claims (--claim) before the bullet lines, and names the CLI flags in its notes', () => {
     const req = buildGateRequest({ message: 'Add sub()\n\n- sub works\n', diff: DIFF, claims: ['it is tested', 'sub works'] }, cliGateWording('MSG'));
     assert.deepEqual(req.input.claims, ['it is tested', 'sub works']);

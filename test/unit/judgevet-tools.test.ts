@@ -552,3 +552,24 @@ describe('tool definitions', () => {
     assert.equal((out.result as { policy: { rules: { detail: string }[] } }).policy.rules[0]!.detail, 'score 0.5 >= 0.5 and confidence 0.5 >= 0.5 -> pass');
   });
 });
+
+describe('evaluate_policy reads the numbers it shows', () => {
+  test('40 options, e7 sent 0.79 and 39 × 0.01: confidence.min 0.75 fails on the normalised 0.669, and the output shows 0.669', async () => {
+    const labels = Array.from({ length: 40 }, (_, i) => `e${i}`);
+    const criteria = Object.fromEntries(labels.map((l) => [l, `option ${l}`]));
+    const probabilities = Object.fromEntries(labels.map((l) => [l, l === 'e7' ? 0.79 : 0.01]));
+    const provider = new ScriptedProvider([{ model: 'jev-1.13.0', usage, answers: { pick: { type: 'choice', choice: 'e7', confidence: 0.79, probabilities } } }]);
+    const out = await service(provider).call('evaluate_policy', {
+      state: 's',
+      questions: { pick: { type: 'choice', instructions: 'Which?', criteria } },
+      policy: { rules: [{ question: 'pick', pass: { choice: 'e7', confidence: { min: 0.75 } } }] },
+    });
+    assert.ok(out.ok, out.ok ? '' : out.error.message);
+    const result = out.result as { answers: { pick: { confidence: number; probabilities: Record<string, number> } }; policy: { result: string; rules: { detail: string }[] } };
+    const shown = result.answers.pick;
+    assert.ok(Math.abs(shown.probabilities.e7! - 0.79 / 1.18) < 1e-12, String(shown.probabilities.e7));
+    assert.ok(Math.abs(shown.confidence - 0.79 / 1.18) < 1e-12, `confidence shown ${shown.confidence}`);
+    assert.equal(result.policy.result, 'fail');
+    assert.match(result.policy.rules[0]!.detail, /^choice 'e7' == 'e7' and confidence 0\.669\d* >= 0\.75 -> fail$/);
+  });
+});

@@ -172,6 +172,14 @@ describe('manifest and config validation names the field', () => {
   });
 });
 
+describe('grant warnings know the judgment tools', () => {
+  it('a registry with no judgment tool registered (jevcp servers, step --execute) does not warn about jev_* or a judgment tool name', () => {
+    const reg = new ToolRegistry();
+    const w = reg.grantWarnings([agent(['jev_*', 'ask_noul', 'evaluate_policy', '!jev_rank', 'jev_stepp'], 'coder')]);
+    assert.deepEqual(w, ['agent "coder": grant "jev_stepp" matches no known tool']);
+  });
+});
+
 describe('env gate (MCP_SERVERS)', () => {
   const oracle: StdioServerConfig = { command: 'node', args: ['cli.js', 'oracle-server'] };
   const gate = (env: Record<string, string>) => serversFromEnv(env, { oracle });

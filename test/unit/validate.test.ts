@@ -205,18 +205,31 @@ describe('score', () => {
     rejects(body((b) => (b.answers.grade.score = -1)), /score within 0\.\.2/);
   });
   test('a legend missing, without a level that has a probability, off the scale or non-text', () => {
-    rejects(body((b) => delete b.answers.grade.legend), /"grade" must carry a legend with a text for each level it gives a probability \(levels 0\.\.2\)/);
+    rejects(body((b) => delete b.answers.grade.legend), /"grade" has no legend object: a score answer carries a legend with the same levels as its probabilities/);
     rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid' })), /legend/);
-    rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '2': 3 })), /legend/);
+    rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '2': 3 })), /"grade" gives legend level "2" a value that is not text/);
     rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '2': 'high', '3': 'x' })), /legend/);
     rejects(body((b) => (b.answers.grade.legend = { '0': 'low', '1': 'mid', '02': 'high' })), /legend/);
   });
-  test('a score may give a subset of the levels: missing ones count as 0 and take the question\'s level text', () => {
-    const { response, rawAnswers } = validateResponseWithRaw(QUESTIONS, body((b) => {
-      b.answers.grade = { type: 'score', score: 1.5, confidence: 0.5, probabilities: { '1': 0.5, '2': 0.5 }, legend: { '1': 'mid', '2': 'high' } };
-    }));
-    assert.deepEqual(response.answers.grade, { type: 'score', score: 1.5, confidence: 0.5, probabilities: { '0': 0, '1': 0.5, '2': 0.5 }, legend: { '0': 'low', '1': 'mid', '2': 'high' } });
-    assert.deepEqual((rawAnswers?.grade as { probabilities: object }).probabilities, { '1': 0.5, '2': 0.5 });
+  test('a score\'s legend and probabilities name the same levels: a legend level with no probability is refused, naming the question and the rule', () => {
+    rejects(
+      body((b) => {
+        b.answers.grade = { type: 'score', score: 1.5, confidence: 0.5, probabilities: { '1': 0.5, '2': 0.5 }, legend: { '0': 'low', '1': 'mid', '2': 'high' } };
+      }),
+      /"grade" gives no probability for level 0: a score answer gives every level 0\.\.2 a probability \(only a choice may give a subset\)/,
+    );
+    rejects(
+      body((b) => (b.answers.grade.legend = { '0': 'low', '2': 'high' })),
+      /"grade" has legend levels "0", "2" but probabilities for "0", "1", "2": a score answer's legend and probabilities name the same levels/,
+    );
+  });
+  test('a score may not give a subset of the levels (subset coverage is for choices only)', () => {
+    rejects(
+      body((b) => {
+        b.answers.grade = { type: 'score', score: 1.5, confidence: 0.5, probabilities: { '1': 0.5, '2': 0.5 }, legend: { '1': 'mid', '2': 'high' } };
+      }),
+      /"grade" gives no probability for level 0/,
+    );
   });
   test('a score consistent with its distribution as sent or as normalised passes; the score stays as sent', () => {
     const levels = Array.from({ length: 26 }, (_, i) => `level ${i}`);

@@ -212,7 +212,7 @@ describe('webview decision headline', () => {
     assert.deepEqual(await keysOf('screen-issue-comment.jev.json'), ['action', 'recommendation', 'thresholds']);
     assert.deepEqual(await keysOf('rank-docs.jev.json'), ['action', 'exists', 'winner', 'thresholds']);
     assert.deepEqual(await keysOf('verify-release-notes.jev.json'), ['action', 'summary', 'claim_actions', 'thresholds']);
-    assert.deepEqual(await keysOf('review-patch.jev.json'), ['action', 'thresholds']);
+    assert.deepEqual(await keysOf('review-patch.jev.json'), ['action', 'scores', 'thresholds']);
     const step = await keysOf('parser-fix.jev.json');
     assert.deepEqual(step, ['action', 'handoff', 'call', 'partner', 'reasons', 'thresholds']);
   });

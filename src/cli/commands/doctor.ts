@@ -131,6 +131,11 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
   }
   try {
     report.ping = await ping(config);
+    if (config.provider === 'mock') {
+      // The mock answered the ping, but it is not a judge: nothing here is ready for a real judgment.
+      report.error = configError(`no judgment backend: ${MOCK_NOT_A_JUDGE}`).toJSON();
+      return { report, config, exit: EXIT.INVALID };
+    }
     report.ready = true;
     return { report, config, exit: EXIT.OK };
   } catch (err) {
@@ -141,9 +146,15 @@ export async function doctorReport(env: CliIO['env']): Promise<{ report: DoctorR
   }
 }
 
-/** Doctor's line for the mock judge: ready to try things, not to gate. */
+/** Doctor's line for the mock judge: fine for trying things, never a judgment. */
 export const MOCK_ADVISORY =
   'mock — advisory only, not a real judgment; `jevcp gate` and `jevcp hook install` need a backend (JEV_API_KEY or JEV_BASE_URL) or --allow-mock';
+
+/** Why the mock leaves doctor not ready, and how to configure a judge (README "Configuration"). */
+export const MOCK_NOT_A_JUDGE =
+  'only the mock judge is configured, and the mock is not a judge (keyword heuristics). Configure one: ' +
+  'JEV_API_KEY=… (TypeSafe), or JEV_BASE_URL=http://127.0.0.1:11434 (a local Ollama or Kev), or ' +
+  'JEV_PROVIDER=openai JEV_BASE_URL=… (an OpenAI-compatible server with logprobs); then run jevcp doctor again.';
 
 function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
   const lines = [`jevcp ${r.version}`, `node ${r.node}`];
@@ -163,7 +174,7 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
   if (r.ping) lines.push(`ping        ${modelLabel(r.ping.model)}: noul ${num(r.ping.noul)}, ${r.ping.latency_ms} ms`);
   if (r.error) lines.push(`error       ${r.error.code}: ${r.error.message}`);
   if (r.judge === 'mock') lines.push(`judge       ${MOCK_ADVISORY}`);
-  lines.push(r.ready ? 'ready' : 'not ready');
+  lines.push(r.ready ? 'ready' : r.judge === 'mock' && r.ping ? 'not ready for real judgments (the mock is not a judge)' : 'not ready');
   return `${lines.join('\n')}\n`;
 }
 
@@ -171,7 +182,8 @@ function humanReport(r: DoctorReport, config: JevConfig | undefined): string {
  * `jevcp doctor [--json]`: version, node, provider and why, model, base URL origin, key set yes/no (never
  * the key), thresholds, timeout, spend cap, ledger path; then one ping judgment within the deadline.
  * Prints `ready` / `not ready`. Exit 0 ready; 2 invalid configuration (a JEV_LEDGER that cannot be
- * written included, checked without creating anything), also when the ping reveals it
+ * written included, checked without creating anything; only the mock judge: "no judgment backend", its ping
+ * shown but never ready), also when the ping reveals it
  * (CONFIG_ERROR: a key an HTTP header cannot carry, an OpenAI endpoint without logprobs); 3 the ping failed
  * otherwise (backend down, timeout, invalid response).
  */

@@ -14,7 +14,7 @@ export { cliGateWording } from '../gate/options';
 
 /**
  * `jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--allow-mock] [--json]`
- * `jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--allow-mock] [--json]`
+ * `jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS] [--allow-mock] [--json | --format sarif]`
  * `jevcp gate --hook --message-file F [--allow-mock] [--evidence-cmd CMD]` (what the commit-msg hook runs)
  *
  * jev_gate on the staged change (cli/gate/staged-gate.ts) or on a range's combined diff with its commits'
@@ -36,6 +36,7 @@ export const gateCommand: CliCommand = async (args, io) => {
       'evidence-timeout': { type: 'string' },
       'allow-mock': { type: 'boolean' },
       json: { type: 'boolean' },
+      format: { type: 'string' },
     });
     hook = values.hook === true;
     failOpen = readGateFailOpen(io.env);
@@ -54,7 +55,11 @@ export const gateCommand: CliCommand = async (args, io) => {
     if (commandProblem) throw invalidInput(`gate: --evidence-cmd: ${commandProblem}.`);
     if (values.range !== undefined && values['message-file'] !== undefined) throw invalidInput('gate: --message-file applies to --staged and --hook; a range is judged against its commit messages.');
     if (hook && values['message-file'] === undefined) throw invalidInput('gate: --hook needs --message-file (git passes the message file to the commit-msg hook).');
-    const options: GateOptions = { json: values.json === true, failOpen, allowMock: values['allow-mock'] === true, claims: values.claim ?? [], evidenceCommand, evidenceTimeoutMs };
+    if (values.format !== undefined && values.format !== 'sarif') throw invalidInput(`gate: --format: only "sarif" is known; got ${JSON.stringify(values.format)}.`);
+    const sarif = values.format === 'sarif';
+    if (sarif && values.range === undefined) throw invalidInput('gate: --format sarif applies to --range (code scanning of a pull request).');
+    if (sarif && values.json === true) throw invalidInput('gate: pass either --json or --format sarif: both write stdout.');
+    const options: GateOptions = { sarif, json: values.json === true, failOpen, allowMock: values['allow-mock'] === true, claims: values.claim ?? [], evidenceCommand, evidenceTimeoutMs };
     if (values.range !== undefined) return await gateRange(io, values.range, options);
     return await gateStaged(io, { ...options, hook, messageFile: values['message-file'] });
   } catch (err) {

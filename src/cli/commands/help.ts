@@ -19,7 +19,7 @@ Usage:
                                       --execute, run the call only when the decision accepts it
   jevcp gate --staged [--message-file F] [--claim TEXT]... [--evidence-cmd CMD] [--evidence-timeout MS]
              [--allow-mock] [--json]  judge the staged change before committing
-  jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--allow-mock] [--json]
+  jevcp gate --range BASE..HEAD [--claim TEXT]... [--evidence-cmd CMD] [--allow-mock] [--json | --format sarif]
                                       judge a pull request in CI: the diff from the merge base, the commits'
                                       claims; GitHub Actions annotations and $GITHUB_STEP_SUMMARY
   jevcp hook install|uninstall|status [--repo DIR] [--evidence-cmd CMD|--no-evidence-cmd] [--allow-mock]

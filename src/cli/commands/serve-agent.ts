@@ -1,10 +1,11 @@
 import { invalidInput } from '../../judgment/errors';
 import { createGatewaySession, type GatewaySession } from '../../mcp/gateway';
 import { DEFAULT_FORWARD_MAX_BYTES } from '../../mcp/forward-result';
-import type { AgentManifest } from '../../registry/manifest';
+import { decideGrant, type AgentManifest } from '../../registry/manifest';
 import { registerJudgmentTools } from '../../registry/judgment-tools';
 import { openRegistry } from '../../registry/setup';
-import type { ToolRegistry } from '../../registry/registry';
+import { refOf, type ToolRegistry } from '../../registry/registry';
+import { toolCountWarning } from '../../registry/tool-count';
 import type { JudgmentService } from '../../tools/judgment-service';
 import type { CliIO } from '../io';
 import { cliConnectionOptions } from '../mcp-client-options';
@@ -56,6 +57,8 @@ export async function openAgentServing(options: AgentServeOptions, runtime: Runt
       ...views.filter((v) => v.status.state !== 'ready').map((v) => `server ${v.name} is ${v.status.state}: ${v.status.reason ?? 'no reason given'}`),
       ...registry.nameConflicts(),
       ...registry.grantWarnings([agent]),
+      // The judgment tools are registered above, so list() is what the agent is offered.
+      ...[toolCountWarning(agent.name, registry.list().filter((t) => decideGrant(agent, refOf(t)).allowed).map((t) => t.id))].filter((w): w is string => w !== undefined),
     ];
     for (const n of notes) io.stderr.write(safeText(`jevcp: warning: ${n}\n`));
   } catch (err) {

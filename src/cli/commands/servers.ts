@@ -1,7 +1,9 @@
 import { invalidInput } from '../../judgment/errors';
-import { decideGrant } from '../../registry/manifest';
+import { decideGrant, refOfName } from '../../registry/manifest';
 import { refOf, type ServerView } from '../../registry/registry';
 import { openRegistry } from '../../registry/setup';
+import { toolCountWarning } from '../../registry/tool-count';
+import { ALL_TOOLS } from '../../tools';
 import { parseCommandArgs } from '../args';
 import { EXIT, type CliCommand, type CliIO } from '../io';
 import { cliConnectionOptions } from '../mcp-client-options';
@@ -26,13 +28,23 @@ export const serversCommand: CliCommand = async (args, io) => {
     try {
       const views = await registry.start();
       const warnings = [...opened.warnings, ...registry.nameConflicts(), ...registry.grantWarnings(agents)];
-      for (const w of warnings) io.stderr.write(safeText(`jevcp: warning: ${w}\n`));
       const tools = registry.list();
+      // The judgment tools are served beside the registry's (serve --agent, step --agent): list them too.
+      const judgment = ALL_TOOLS.map((t) => t.name).filter((n) => !tools.some((t) => t.id === n));
       const agentViews = agents.map((a) => ({
         name: a.name,
         grants: a.tools,
-        allowed: tools.filter((t) => decideGrant(a, refOf(t)).allowed).map((t) => t.id),
+        allowed: [
+          ...judgment.filter((n) => decideGrant(a, refOfName(n)).allowed),
+          ...tools.filter((t) => decideGrant(a, refOf(t)).allowed).map((t) => t.id),
+        ],
       }));
+      // Past 128 tools VS Code's agents degrade: say which grants to narrow.
+      for (const a of agentViews) {
+        const w = toolCountWarning(a.name, a.allowed);
+        if (w) warnings.push(w);
+      }
+      for (const w of warnings) io.stderr.write(safeText(`jevcp: warning: ${w}\n`));
       if (values.json === true) {
         const servers = views.map(({ stderr: _stderr, ...v }) => v);
         io.stdout.write(`${JSON.stringify({ config: opened.configFound ? opened.configPath : null, gate: opened.gate.source, servers, agents: agentViews, warnings }, null, 2)}\n`);

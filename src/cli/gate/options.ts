@@ -17,6 +17,8 @@ export function cliGateWording(messageFile?: string, hook = false): GateWording 
 /** Options shared by the staged and range gates. */
 export interface GateOptions {
   json: boolean;
+  /** `--format sarif` (range gate only): stdout is a SARIF 2.1.0 log, the human report goes to stderr. */
+  sarif?: boolean;
   failOpen: boolean;
   allowMock: boolean;
   claims: string[];

@@ -2,10 +2,14 @@
  * `jevcp gate --range BASE..HEAD`: the same gate in CI, on a pull request's combined diff (merge base to
  * HEAD) with its commits' claims (gate/range.ts), the same exit codes and `--json`. On GitHub Actions
  * (GITHUB_ACTIONS=true) the verdict and the notes are also workflow-command annotations, and with
- * GITHUB_STEP_SUMMARY set a Markdown summary is appended to that file.
+ * GITHUB_STEP_SUMMARY set a Markdown summary is appended to that file. With `--format sarif` stdout is a
+ * SARIF 2.1.0 log (gate/sarif.ts) and the human report goes to stderr.
  */
 import { appendFile } from 'node:fs/promises';
 import { gateAnnotations, gateSummaryMarkdown, annotation, type GateReportOutcome } from '../../gate/ci-report';
+import { diffFiles } from '../../gate/diff-stat';
+import { gateSarif } from '../../gate/sarif';
+import { PACKAGE_VERSION } from '../../mcp/identity';
 import { runEvidenceCommand } from '../../gate/evidence-command';
 import { workTreeRoot, type GitOptions } from '../../gate/git';
 import { parseRange, rangeSubject, readRange } from '../../gate/range';
@@ -47,6 +51,34 @@ async function reportToGitHub(io: CliIO, json: boolean, report: { range: string;
 
 /** Runs the range gate; resolves to the exit code. */
 export async function gateRange(io: CliIO, rangeText: string, o: GateOptions): Promise<number> {
+  if (o.sarif) return gateRangeSarif(io, rangeText, o);
+  return gateRangeTo(io, rangeText, o);
+}
+
+/** `--format sarif`: the human report on stderr, the SARIF log (also for a failure or nothing to gate) on stdout. */
+async function gateRangeSarif(io: CliIO, rangeText: string, o: GateOptions): Promise<number> {
+  let written = false;
+  const sarifOut = (log: unknown) => {
+    io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+    written = true;
+  };
+  let code: number;
+  try {
+    code = await gateRangeTo({ ...io, stdout: io.stderr }, rangeText, { ...o, json: false }, (r) => sarifOut(gateSarif({ ...r, version: PACKAGE_VERSION })));
+  } catch (err) {
+    // Stopped before judging (bad range, no backend): the log says so, the error itself goes to stderr.
+    if (!written) sarifOut(gateSarif({ range: rangeText, outcome: { ok: false, error: cliError(err).toJSON() }, judge: 'none', files: [], version: PACKAGE_VERSION }));
+    throw err;
+  }
+  // Nothing to gate: an empty log, so the upload step always has a file.
+  if (!written) sarifOut(gateSarif({ range: rangeText, outcome: { ok: true, result: {} }, judge: 'none', files: [], version: PACKAGE_VERSION }));
+  return code;
+}
+
+/** What the SARIF writer needs of one run. */
+type SarifReport = { range: string; outcome: GateReportOutcome; judge: string; files: string[]; advisory?: boolean };
+
+async function gateRangeTo(io: CliIO, rangeText: string, o: GateOptions, sarif?: (r: SarifReport) => void): Promise<number> {
   const spec = parseRange(rangeText);
   const git: GitOptions = { env: io.env };
   const runtime = createRuntime(io, { mockNotice: false });
@@ -61,6 +93,7 @@ export async function gateRange(io: CliIO, rangeText: string, o: GateOptions): P
       if (io.env.GITHUB_ACTIONS === 'true') (o.json ? io.stderr : io.stdout).write(`${annotation('notice', 'Jev gate', note)}\n`);
       return EXIT.OK;
     }
+    const files = diffFiles(change.diff).map((f) => f.path);
     const subject = rangeSubject(change.commits);
     const parts = { message: subject.message, messageRules: { comment: '#', cleanup: 'whitespace' as const }, claims: [...o.claims, ...subject.claims] };
     gateSubject(parts, RANGE_WORDING); // refuses a range with nothing to judge against before anything costly
@@ -76,6 +109,7 @@ export async function gateRange(io: CliIO, rangeText: string, o: GateOptions): P
       } catch (err) {
         const error = cliError(err);
         await reportToGitHub(io, o.json, { ...report, outcome: { ok: false, error: error.toJSON() }, judge: 'none' });
+        sarif?.({ range: spec.text, outcome: { ok: false, error: error.toJSON() }, judge: 'none', files });
         return reportStopped(io, error, { hook: false, json: o.json, failOpen: o.failOpen });
       }
       const outcome: GateReportOutcome = judgment.outcome.ok
@@ -83,6 +117,7 @@ export async function gateRange(io: CliIO, rangeText: string, o: GateOptions): P
         : { ok: false, error: (judgment.outcome.error as JevError).toJSON(), ...(judgment.outcome.recordId ? { recordId: judgment.outcome.recordId } : {}) };
       const code = reportJudgment(io, judgment, { hook: false, json: o.json, failOpen: o.failOpen, notes });
       await reportToGitHub(io, o.json, { ...report, outcome, judge: judgment.judge, advisory: judgment.mock });
+      sarif?.({ range: spec.text, outcome, judge: judgment.judge, files, advisory: judgment.mock });
       return code;
     } finally {
       interrupt.dispose();

@@ -12,7 +12,7 @@ import { commitBinding, takeApproval } from '../../gate/approval';
 import { hookSource } from '../../gate/channel/protocol';
 import { runEvidenceCommand } from '../../gate/evidence-command';
 import { stagedDiff, workTreeRoot, type GitOptions } from '../../gate/git';
-import { EDITED_MESSAGE_RULES, editorUsedByGit, readMessageRules } from '../../gate/message-rules';
+import { editorUsedByGit, readMessageRules } from '../../gate/message-rules';
 import { readOverrideReason } from '../../gate/override';
 import { buildGateRequest, gateSubject, NOTHING_STAGED, nothingStaged } from '../../gate/request';
 import { stateDir } from '../../gate/state-dir';
@@ -59,7 +59,8 @@ export async function gateStaged(io: CliIO, o: StagedGateOptions): Promise<numbe
         throw invalidInput(`gate: cannot read --message-file ${o.messageFile} (${fsReason(err)}).`);
       }
     }
-    const messageRules = o.hook ? await readMessageRules(root, editorUsedByGit(io.env), git) : EDITED_MESSAGE_RULES;
+    // The repository's own rules, in the hook or not: a message file outside the hook is an edited one.
+    const messageRules = await readMessageRules(root, o.hook ? editorUsedByGit(io.env) : true, git);
     gateSubject({ message, messageRules, claims: o.claims }, wording); // refuses an empty message before anything costly
 
     const state = o.hook ? stateDir(io.env) : undefined;
