@@ -71,8 +71,9 @@ function startWatchdog(): void {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
     cwd: '/',
-    // Electron hosts (VS Code) run their binary as plain node with this; node ignores it.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    // Nothing of the host's environment (API keys) is needed. Electron hosts (VS Code) run their binary as
+    // plain node with ELECTRON_RUN_AS_NODE; node ignores it.
+    env: { ELECTRON_RUN_AS_NODE: '1' },
     windowsHide: true,
   });
   watchdog = child;
