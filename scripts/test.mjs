@@ -4,7 +4,10 @@
 // installs its tools on first use), then the extension-host suite and the browser e2e. A failing step fails
 // the run; the later steps still run. The MCP Apps card check (test/e2e/card-check.mjs: Chromium, AppBridge,
 // jevcp serve) runs after conformance; VS Code's own agent loop (scripts/test-agent.mjs: the .vsix and a scripted
-// chat model in code-server) runs last. Usage: node scripts/test.mjs [--only lint,unit,integration,conformance,card,host,e2e,agent]
+// chat model in code-server) runs last. Every step that needs Chromium, code-server or their Node gets them through
+// scripts/vscode-host/ensure-host.mjs (installs on first use), so any step may run first or alone on a fresh machine.
+// Usage: node scripts/test.mjs [--only lint,unit,integration,conformance,card,host,e2e,agent]
+// (through npm: `npm test -- --only card`; without the `--`, npm takes --only as its own option and runs everything).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';

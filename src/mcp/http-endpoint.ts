@@ -25,6 +25,8 @@ export const ENDPOINT_PATH = '/mcp';
 export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** Longest wait at `stop()` for responses under way (e.g. a cancelled call's error) before connections are cut, ms. */
 export const STOP_GRACE_MS = 1_000;
+/** How long an idle keep-alive connection stays open, ms. */
+export const KEEP_ALIVE_MS = 60_000;
 /** Shortest bearer token accepted from a caller, characters (a generated one has 43: 256 bits, base64url). */
 export const MIN_TOKEN_CHARS = 32;
 
@@ -116,6 +118,12 @@ export class McpHttpEndpoint {
         else res.end();
       });
     });
+    // An idle keep-alive connection is closed after this long. Node's 5 s default races clients that reuse a
+    // connection just as it is closed (ECONNRESET: the request is lost, not answered), which a busy loop makes
+    // common (bench/http-load.mjs lost calls so). Clients close theirs earlier (a second under the advertised
+    // Keep-Alive timeout); the header timeout stays above it, as Node asks.
+    http.keepAliveTimeout = KEEP_ALIVE_MS;
+    http.headersTimeout = KEEP_ALIVE_MS + 5_000;
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(this.options.port ?? 0, '127.0.0.1', () => {

@@ -14,14 +14,21 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
-/** Default cap on open sessions (each is one SDK server and transport, a few tens of KB). */
-export const DEFAULT_MAX_SESSIONS = 128;
+/**
+ * Default cap on open sessions (each is one SDK server and transport, a few tens of KB, so 1 024 hold tens of
+ * MB). It bounds memory against a runaway client; it is not a concurrency limit (calls of all sessions share
+ * one event loop either way), so it sits well above the clients a machine serves at once (bench/http-load.mjs).
+ */
+export const DEFAULT_MAX_SESSIONS = 1024;
 /** Default idle time after which a session is closed, ms (10 minutes). */
 export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
-/** Retry-After of a refused initialize when every session is busy, seconds. */
+/**
+ * Retry-After of a refused initialize, seconds, unless an idle session expires sooner. Places free up whenever a
+ * client ends its session (DELETE), which is usually long before an idle session would expire: a session between
+ * two calls of an active client counts as idle, and waiting for its 10-minute expiry (capped at 30 s before) left
+ * refused clients asleep while places had long been free.
+ */
 export const BUSY_RETRY_AFTER_S = 2;
-/** Upper bound of a Retry-After, seconds (an idle session may expire much later, but clients also leave by DELETE). */
-export const MAX_RETRY_AFTER_S = 30;
 
 /** Limits of a SessionTable. */
 export interface SessionLimits {
@@ -167,8 +174,8 @@ export class SessionTable {
   /**
    * Takes a place for a new session, or says how long to wait: undefined when there is room (call the
    * returned `release` once the initialization has finished, whatever its outcome), otherwise
-   * `{retryAfterS}` = seconds until the soonest idle session expires (1–MAX_RETRY_AFTER_S), or
-   * BUSY_RETRY_AFTER_S when every session is busy.
+   * `{retryAfterS}` = BUSY_RETRY_AFTER_S, or the seconds until the soonest idle session expires when that is
+   * sooner (at least 1).
    */
   reserve(now = Date.now()): { release: () => void } | { retryAfterS: number } {
     if (this.sessions.size + this.opening < this.limits.maxSessions) {
@@ -181,10 +188,11 @@ export class SessionTable {
         },
       };
     }
-    const expiries = [...this.sessions.values()].flatMap((s) => (s.idleSince === undefined ? [] : [s.idleSince + this.limits.idleTimeoutMs - now]));
-    if (expiries.length === 0) return { retryAfterS: BUSY_RETRY_AFTER_S };
-    const soonest = Math.ceil(Math.min(...expiries) / 1000);
-    return { retryAfterS: Math.min(MAX_RETRY_AFTER_S, Math.max(1, soonest)) };
+    let soonestMs = BUSY_RETRY_AFTER_S * 1000;
+    for (const s of this.sessions.values()) {
+      if (s.idleSince !== undefined) soonestMs = Math.min(soonestMs, s.idleSince + this.limits.idleTimeoutMs - now);
+    }
+    return { retryAfterS: Math.max(1, Math.ceil(soonestMs / 1000)) };
   }
 
   /** Adds the session the transport just initialized. */

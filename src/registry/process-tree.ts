@@ -9,6 +9,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { unwatchGroup, watchGroup } from './tree-watchdog';
 
 /** How long each step of closing a process tree may take, ms. */
 export interface TreeCloseTiming {
@@ -152,12 +153,13 @@ function sleepSync(ms: number): void {
  * Ends every tracked tree synchronously, for a process 'exit' handler or a fatal signal: SIGTERM to each
  * group, up to `termMs` for them to go (polled, so well-behaved servers cost only a few ms), then SIGKILL
  * to what remains. Only signals can be sent here: no stdin close and grace as in closeProcessTree, and
- * nothing at all when the host itself is killed with SIGKILL. Windows: `taskkill /T /F` once per tree.
+ * nothing at all when the host itself is killed with SIGKILL (tree-watchdog.ts covers that). Windows: `taskkill /T /F` once per tree.
  */
 export function endTrackedTreesNow(termMs = EXIT_TERM_MS): void {
   const pids = [...liveTrees];
   liveTrees.clear();
   if (pids.length === 0) return;
+  for (const pid of pids) unwatchGroup(pid);
   if (!USES_PROCESS_GROUPS) {
     for (const pid of pids) signalTree(pid, 'SIGKILL', true);
     return;
@@ -177,7 +179,8 @@ export function endTrackedTreesNow(termMs = EXIT_TERM_MS): void {
  * SIGINT / SIGTERM / SIGHUP that nothing else handles) the tree is ended (endTrackedTreesNow: SIGTERM,
  * then SIGKILL); a host that handles the signal itself but still runs SIGNAL_BACKSTOP_MS later has its
  * trees ended then. A detached child no longer gets the terminal's Ctrl-C or a signal to the host's process
- * group, so without this hook a killed host would leave its servers running.
+ * group, so without this hook a killed host would leave its servers running. On POSIX the group is also given
+ * to the watchdog (tree-watchdog.ts), which ends it when the host dies without running any hook (SIGKILL).
  */
 export function trackTree(child: ChildProcess): () => void {
   const pid = child.pid;
@@ -202,5 +205,11 @@ export function trackTree(child: ChildProcess): () => void {
     }
   }
   liveTrees.add(pid);
-  return () => liveTrees.delete(pid);
+  // Even SIGKILL, which runs no hook here, does not orphan the tree: the watchdog (tree-watchdog.ts) sees this
+  // process go and ends the group.
+  if (USES_PROCESS_GROUPS) watchGroup(pid);
+  return () => {
+    liveTrees.delete(pid);
+    unwatchGroup(pid);
+  };
 }

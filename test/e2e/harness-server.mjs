@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, sep } from 'node:path';
+import { chromiumPath } from '../../scripts/vscode-host/ensure-host.mjs';
 
 /** Harness themes (test/e2e/theme.css) and the body class VS Code gives a webview in each. */
 export const THEMES = { light: 'vscode-light', dark: 'vscode-dark', hc: 'vscode-high-contrast' };
@@ -97,16 +98,8 @@ export async function startHarness({ root, dist = join(root, 'dist'), records = 
   };
 }
 
-/** Chromium for playwright-core: $CHROMIUM, VSCODE_HOST_CHROMIUM from ~/.cache/vscode-host/env.sh, or /usr/bin/chromium. */
-export function chromiumPath() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  const env = join(process.env.VSCODE_HOST_DIR ?? join(process.env.HOME ?? '', '.cache/vscode-host'), 'env.sh');
-  if (existsSync(env)) {
-    const m = /^export VSCODE_HOST_CHROMIUM="(.*)"$/m.exec(readFileSync(env, 'utf8'));
-    if (m && existsSync(m[1])) return m[1];
-  }
-  return '/usr/bin/chromium';
-}
+/** Chromium for playwright-core: $CHROMIUM, else the VS Code host's, installed first when missing (scripts/vscode-host/ensure-host.mjs). */
+export { chromiumPath };
 
 /** Flags for headless Chromium here: no sandbox (root), no GPU, nothing that phones home. */
 export const CHROMIUM_ARGS = [

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -213,8 +213,15 @@ describe('a host process that goes away without closing its servers takes their 
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
-    await until(`the host to be ready (${out})`, () => out.includes('ready\n'), 20_000);
-    const pids = await until('four pids', () => (files.flatMap(pidsIn).length === 4 ? files.flatMap(pidsIn) : undefined));
+    let pids: number[];
+    try {
+      await until(`the host to be ready (${out})`, () => out.includes('ready\n'), 20_000);
+      pids = await until('four pids', () => (files.flatMap(pidsIn).length === 4 ? files.flatMap(pidsIn) : undefined));
+    } catch (err) {
+      // A host that did not come up must not stay behind (its watchdog then ends what it started).
+      child.kill('SIGKILL');
+      throw err;
+    }
     assert.ok(pids.every(alive), 'every tree runs while the host does');
     return { child, pids, exited, output: () => out };
   }
@@ -245,6 +252,59 @@ describe('a host process that goes away without closing its servers takes their 
     host.child.kill('SIGTERM');
     assert.deepEqual(await host.exited, { code: 0, signal: null });
     await allGone(host.pids, 1_000);
+  });
+
+  /** Pids of the host's children that run the watchdog program (`<runtime> -e …`), from /proc. */
+  function watchdogsOf(hostPid: number): number[] {
+    const out: number[] = [];
+    for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+        if (ppid === hostPid && argv[1] === '-e') out.push(Number(entry));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return out;
+  }
+
+  it('SIGKILL to the host (no hook of its own runs): its one watchdog ends the trees within a few seconds, then exits', async () => {
+    const host = await startHost();
+    try {
+      const watchdog = Number(/^watchdog (\d+)$/m.exec(host.output())?.[1]);
+      assert.ok(watchdog > 1 && alive(watchdog), `a watchdog runs beside the host (${host.output()})`);
+      assert.deepEqual(watchdogsOf(host.child.pid!), [watchdog], 'one watchdog for the host, not one per server');
+      const killed = Date.now();
+      host.child.kill('SIGKILL');
+      assert.deepEqual(await host.exited, { code: null, signal: 'SIGKILL' });
+      await allGone(host.pids, 4_000);
+      const took = Date.now() - killed;
+      await allGone([watchdog], 1_000);
+      assert.ok(took < 4_000, `trees ended ${took} ms after the SIGKILL`);
+    } finally {
+      // A failed check must not leave the nasty servers (they ignore SIGTERM) or the host running.
+      host.child.kill('SIGKILL');
+      for (const pid of host.pids.filter(alive)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('the watchdog does not outlive its job: closing the last server ends it while the host runs on', async () => {
+    const host = await startHost();
+    const watchdog = Number(/^watchdog (\d+)$/m.exec(host.output())?.[1]);
+    assert.ok(watchdog > 1 && alive(watchdog));
+    try {
+      host.child.stdin.write('shutdown\n');
+      await until('the orderly shutdown', () => host.output().includes('closed watchdog none\n'));
+      await allGone(host.pids, 1_000);
+      await allGone([watchdog], 2_000);
+      assert.equal(host.child.exitCode, null, 'the host itself still runs');
+    } finally {
+      host.child.kill('SIGKILL');
+      await host.exited;
+      for (const pid of host.pids.filter(alive)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('SIGTERM the host handles but does not exit on: the trees are ended after the backstop, the host still runs', async () => {

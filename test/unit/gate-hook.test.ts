@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -19,6 +19,24 @@ import { failOpenApplies, readGateFailOpen } from '../../src/gate/fail-open';
 import { JevError } from '../../src/judgment/errors';
 import { TRUNCATION_MARKER } from '../../src/judgment/budget';
 import { MAX_TEXT_CHARS } from '../../src/tools/schemas';
+
+/**
+ * A PATH with the tools the hook and the launcher use (sh, dirname, head, sed, tr, ls) and no node: a folder of
+ * links to them, since node usually sits beside them in /usr/bin.
+ */
+function pathWithoutNode(): string {
+  const bin = join(dir, 'bin-without-node');
+  if (!existsSync(bin)) {
+    mkdirSync(bin);
+    for (const tool of ['sh', 'dirname', 'head', 'sed', 'tr', 'ls']) {
+      const found = spawnSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).stdout.trim();
+      assert.ok(found.startsWith('/'), `${tool} is on PATH`);
+      symlinkSync(found, join(bin, tool));
+    }
+  }
+  assert.notEqual(spawnSync(join(bin, 'sh'), ['-c', 'command -v node'], { env: { PATH: bin } }).status, 0, 'no node on this PATH');
+  return bin;
+}
 
 let dir: string;
 before(() => {
@@ -108,6 +126,17 @@ describe('the hook script', () => {
     assert.equal(open.status, 0);
     assert.match(open.stderr, /WARNING: JEV_GATE_FAIL_OPEN is set — letting this commit through UNJUDGED/);
   });
+  test('no node anywhere (the installed one gone, none on PATH): the line says node is missing, not the CLI', () => {
+    const cli = join(dir, 'there-cli.js');
+    writeFileSync(cli, recorder);
+    const script = renderHook({ nodePath: join(dir, 'old-node', 'node'), cliPath: cli, launcherPath: join(dir, 'no-launcher') });
+    const r = runHook(script, ['MSG'], { PATH: pathWithoutNode() });
+    assert.equal(r.status, 3);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /^jev gate: cannot run the gate: node is missing — the node jevcp was installed with \(.*old-node\/node\) is gone and there is no node on PATH \(jevcp itself is there: .*there-cli\.js\) — .*--no-verify$/);
+    assert.doesNotMatch(lines[0]!, /neither jevcp/);
+  });
 });
 
 describe('the launcher', () => {
@@ -145,6 +174,18 @@ describe('the launcher', () => {
     assert.equal(JSON.parse(readFileSync(record, 'utf8')).cli, join(fresh, 'cli.js'));
     assert.deepEqual(extensionFolderPrefix(old), { parent: exts, prefix: 'jevcp.jev-control-panel-' });
     assert.equal(extensionFolderPrefix('/src/jev-control-panel/dist/cli.js'), undefined, 'a checkout has no version to look for');
+  });
+
+  test('the editor runtime gone and no node on PATH: the line says node is missing, not the CLI', () => {
+    const ext = join(dir, 'exts-nonode', 'jevcp.jev-control-panel-0.1.0', 'dist');
+    mkdirSync(ext, { recursive: true });
+    writeFileSync(join(ext, 'cli.js'), recorder);
+    const path = join(dir, 'launcher-c');
+    writeFileSync(path, renderLauncher({ nodePath: join(dir, 'old-editor', 'code'), cliPath: join(ext, 'cli.js'), electron: true, version: '0.1.0' }, path), { mode: 0o700 });
+    const r = run(path, { PATH: pathWithoutNode() });
+    assert.equal(r.status, 127);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^jevcp: cannot run the gate: node is missing — the editor's runtime \(.*old-editor\/code\) is gone and there is no node on PATH \(the CLI is there: .*cli\.js\) — open the editor once so Jev rewrites .*launcher-c, or run 'jevcp hook install' again; to commit now: git commit --no-verify$/m);
   });
 
   test('shellQuote survives single quotes', () => {

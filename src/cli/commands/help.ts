@@ -51,7 +51,7 @@ closes early (\`| head\`) is cut short quietly; the exit code is still the comma
 Environment: JEV_API_KEY (or TYPESAFE_API_KEY), JEV_BASE_URL, JEV_MODEL (jev-latest), JEV_MOCK=1,
 JEV_PROVIDER, JEV_AUTO_ACCEPT (0.8), JEV_REVIEW_AT (0.5), JEV_BLOCK_AT (0.75), JEV_TIMEOUT_MS (30000),
 JEV_SPEND_CAP (attempts), JEV_LEDGER (JSONL path), MCP_SERVERS, MCP_ORACLE, JEV_HTTP_TOKEN,
-JEV_HTTP_MAX_SESSIONS (128) and JEV_HTTP_SESSION_IDLE_MS (600000) (serve --http),
+JEV_HTTP_MAX_SESSIONS (1024) and JEV_HTTP_SESSION_IDLE_MS (600000) (serve --http),
 JEV_OAUTH_DIR (OAuth tokens of MCP servers), BROWSER (the sign-in browser).
 JEV_GATE_FAIL_OPEN=1: when the judge fails, gate exits 0 with a warning instead of 3 (commits go through
 unjudged; the ledger still records the error). Default: fail-closed. JEV_GATE_OVERRIDE="reason": the commit

@@ -9,7 +9,8 @@ import { CANNOT_RUN_STATUS, shellQuote } from './script';
  * installed from the editor calls one path that survives extension and editor updates (a versioned
  * extension folder or an editor binary never appears in the hook). If the extension was updated and has
  * not started since, the launcher finds the newest installed copy beside the old one; if the editor's
- * runtime moved, it uses `node` from PATH. When nothing can run it says so in one line and exits 127.
+ * runtime moved, it uses `node` from PATH. When nothing can run it says in one line what is missing (the CLI,
+ * or node) and exits 127.
  */
 
 /** The launcher's path in the state directory. */
@@ -58,20 +59,26 @@ export function renderLauncher(o: LauncherOptions, path: string): string {
 fi
 `
     : '';
+  const safePath = path.replace(/[^A-Za-z0-9/._ -]/g, '?');
   return `#!/bin/sh
 # jevcp launcher of Jev Control Panel ${o.version.replace(/[^\w.+-]/g, '')}: rewritten every time the extension starts, so
 # commit hooks keep working across extension and editor updates. Do not edit.
 jev_node=${shellQuote(o.nodePath)}
 jev_cli=${shellQuote(o.cliPath)}
-${findNewest}if [ -x "$jev_node" ]; then
+${findNewest}if [ ! -f "$jev_cli" ]; then
+  echo "jevcp: cannot run the gate: Jev Control Panel's CLI ($jev_cli) is gone (the extension was updated or removed) — open the editor once so Jev rewrites ${safePath}, or run 'jevcp hook install' again; to commit now: git commit --no-verify" >&2
+  exit ${CANNOT_RUN_STATUS}
+fi
+if [ -x "$jev_node" ]; then
   ${o.electron ? 'export ELECTRON_RUN_AS_NODE=1' : ':'}
 else
   # The editor's runtime moved (an editor update): node from PATH until the extension starts again.
+  jev_runtime=$jev_node
   jev_node=$(command -v node 2>/dev/null)
-fi
-if [ -z "$jev_node" ] || [ ! -f "$jev_cli" ]; then
-  echo "jevcp: cannot run the gate: Jev Control Panel's CLI ($jev_cli) or a node to run it is gone (the extension or editor was updated or removed) — open the editor once so Jev rewrites ${path.replace(/[^A-Za-z0-9/._ -]/g, '?')}, or run 'jevcp hook install' again; to commit now: git commit --no-verify" >&2
-  exit ${CANNOT_RUN_STATUS}
+  if [ -z "$jev_node" ]; then
+    echo "jevcp: cannot run the gate: node is missing — the editor's runtime ($jev_runtime) is gone and there is no node on PATH (the CLI is there: $jev_cli) — open the editor once so Jev rewrites ${safePath}, or run 'jevcp hook install' again; to commit now: git commit --no-verify" >&2
+    exit ${CANNOT_RUN_STATUS}
+  fi
 fi
 exec "$jev_node" "$jev_cli" "$@"
 `;

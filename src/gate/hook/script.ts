@@ -7,8 +7,8 @@ import { FAIL_OPEN_ENV } from '../fail-open';
  * same CLI under `node` from PATH when that node is gone, then the stable launcher in the user's state
  * directory (launcher.ts) that the extension rewrites every time it starts. A hook installed from the
  * editor names only the launcher: no versioned extension folder or editor binary is written into it.
- * When nothing can run the gate the hook says so in one line with the fix and blocks (exit 3; fail-open
- * lets the commit through). A previous hook (husky, lefthook, commitlint, Gerrit Change-Id…) is kept
+ * When nothing can run the gate the hook says so in one line with the fix, naming what is missing (node, or
+ * the CLI and the launcher), and blocks (exit 3; fail-open lets the commit through). A previous hook (husky, lefthook, commitlint, Gerrit Change-Id…) is kept
  * beside ours as CHAINED_NAME and runs first with the same arguments, so a cheap rejection happens
  * before a paid judgment and a hook that edits the message (Change-Id) does so before it is judged.
  */
@@ -93,12 +93,18 @@ fi
 
 # What runs the gate: the installed CLI (under its node, else node from PATH), else the launcher.
 jev_gate() {
+  jev_no_node=
   if [ -n "$jev_cli" ] && [ -f "$jev_cli" ]; then
     if [ -x "$jev_node" ]; then "$jev_node" "$jev_cli" "$@"; return $?; fi
     jev_path_node=$(command -v node 2>/dev/null)
     if [ -n "$jev_path_node" ]; then "$jev_path_node" "$jev_cli" "$@"; return $?; fi
+    jev_no_node=1
   fi
   if [ -x "$jev_launcher" ]; then "$jev_launcher" "$@"; return $?; fi
+  if [ -n "$jev_no_node" ]; then
+    echo "jev gate: cannot run the gate: node is missing — the node jevcp was installed with ($jev_node) is gone and there is no node on PATH (jevcp itself is there: $jev_cli) — install Node or put it on PATH, then run 'jevcp hook install' again, or commit with --no-verify" >&2
+    return ${CANNOT_RUN_STATUS}
+  fi
   echo "jev gate: cannot run the gate: neither jevcp (\${jev_cli:-not installed from the CLI}) nor the editor's launcher ($jev_launcher) is there — run 'jevcp hook install' again (or 'Jev: Install Commit Hook' in the editor), or commit with --no-verify" >&2
   return ${CANNOT_RUN_STATUS}
 }
