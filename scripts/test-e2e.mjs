@@ -73,7 +73,8 @@ fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify({ 'j
 fs.writeFileSync(path.join(folder, 'README.md'), '# e2e workspace\n');
 
 const themeAt = argv.indexOf('--theme');
-const server = await startCodeServer({ vsix, folder, ...(themeAt >= 0 ? { theme: argv[themeAt + 1] } : {}) });
+const theme = themeAt >= 0 ? argv[themeAt + 1] : 'Dark Modern';
+const server = await startCodeServer({ vsix, folder, theme });
 say(`code-server up: ${server.url}`);
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-e2e-chrome-'));
 const context = await chromium.launchPersistentContext(profile, {
@@ -112,13 +113,31 @@ try {
   await step('workbench loads', async () => {
     await page.goto(server.url, { timeout: 120_000, waitUntil: 'domcontentloaded' }); // a loaded 2-core machine is slow
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
-    // Seen on a loaded machine: "A setting has changed that requires a reload" right after start (the user
-    // settings arrived after the first paint). It is modal and blocks the palette: reload as it asks.
-    const dialog = page.locator('.monaco-dialog-box', { hasText: 'requires a reload' });
-    if (await dialog.waitFor({ timeout: 5000 }).then(() => true, () => false)) {
-      await dialog.locator('.monaco-button', { hasText: 'Reload' }).click();
+    // Seen on a loaded machine: the workbench paints with default settings, the user settings arrive later and
+    // "A setting has changed that requires a reload" blocks the palette. Reload when asked, until the
+    // theme of the user settings shows (they are applied).
+    const want = /High Contrast Light/.test(theme) ? 'hc-light' : /High Contrast/.test(theme) ? 'hc-black' : /Light/.test(theme) ? 'vs' : 'vs-dark';
+    const end = Date.now() + 180_000;
+    for (;;) {
+      const dialog = page.locator('.monaco-dialog-box', { hasText: 'requires a reload' });
+      if (await dialog.isVisible().catch(() => false)) {
+        await dialog.locator('.monaco-button', { hasText: 'Reload' }).click();
+        say('     "A setting has changed that requires a reload": reloaded');
+        await page.waitForTimeout(3000);
+        await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
+        continue;
+      }
+      const classes = await page.evaluate(() => document.querySelector('.monaco-workbench')?.className ?? '').catch(() => '');
+      if (classes.split(/\s+/).includes(want)) break;
+      if (Date.now() > end) throw new Error(`the workbench never showed the ${theme} theme (classes: ${classes})`);
+      await page.waitForTimeout(500);
+    }
+    await page.waitForTimeout(1500); // a reload prompt right after the settings applied
+    const late = page.locator('.monaco-dialog-box', { hasText: 'requires a reload' });
+    if (await late.isVisible().catch(() => false)) {
+      await late.locator('.monaco-button', { hasText: 'Reload' }).click();
       say('     "A setting has changed that requires a reload": reloaded');
-      await page.waitForTimeout(2000);
+      await page.waitForTimeout(3000);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
     }
   });
@@ -252,7 +271,8 @@ try {
   await step('the panel lays out in the workbench: sidebar 300/320/400 px, decision tab 1400 px, three themes', async () => {
     const { checkWorkbenchLayout } = await import('../test/e2e/workbench-layout.mjs');
     const failures = await checkWorkbenchLayout({ page, out, say });
-    if (failures.length) throw new Error(`${failures.length} layout failures:\n${failures.join('\n')}`);
+    for (const f of failures) say(`     layout: ${f}`);
+    if (failures.length) throw new Error(`${failures.length} layout failures (listed above)`);
   });
   await step('no CSP violation and no page error from the panel', async () => {
     const ours = csp.filter((c) => /webview|jev/i.test(c));

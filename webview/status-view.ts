@@ -39,8 +39,8 @@ function thresholdsValue(thresholds: BackendStatus['thresholds'], tool: string |
   const t = thresholdsText(thresholds, tool);
   if (tool === undefined) return [t.read];
   return [
-    t.read ? `${t.read} (${tool} reads these)` : `none read by ${tool}`,
-    t.other ? h('div', { class: 'muted', 'data-key': 'thresholds-other' }, `not read by ${tool}: ${t.other}`) : '',
+    t.read ? `${t.read} (read by ${tool})` : `none read by ${tool}`,
+    t.other ? h('div', { class: 'muted', 'data-key': 'thresholds-other' }, t.other) : '',
   ];
 }
 

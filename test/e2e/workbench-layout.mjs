@@ -16,7 +16,8 @@ const layoutProbe = fs.readFileSync(path.join(here, 'layout-probe.js'), 'utf8');
 export const WORKBENCH_THEMES = [
   { id: 'Light Modern', bodyClass: 'vscode-light', short: 'light' },
   { id: 'Dark Modern', bodyClass: 'vscode-dark', short: 'dark' },
-  { id: 'Default High Contrast', bodyClass: 'vscode-high-contrast', short: 'hc' },
+  // The theme picker labels it "Dark High Contrast"; its settings id stays "Default High Contrast".
+  { id: 'Default High Contrast', label: 'Dark High Contrast', bodyClass: 'vscode-high-contrast', short: 'hc' },
 ];
 export const SIDEBAR_WIDTHS = [300, 320, 400];
 export const EDITOR_WIDTH = 1400;
@@ -107,8 +108,8 @@ async function setTheme(page, theme, say) {
       await input.waitFor({ state: 'visible', timeout: 5000 });
       await input.fill('>Preferences: Color Theme');
       await row('Preferences: Color Theme').click({ timeout: 8000 });
-      await input.fill(theme.id);
-      await row(theme.id).click({ timeout: 8000 });
+      await input.fill(theme.label ?? theme.id);
+      await row(theme.label ?? theme.id).click({ timeout: 8000 });
       const end = Date.now() + 15_000;
       while (Date.now() < end) {
         if (await webviewHasClass(page, theme.bodyClass)) return;
@@ -145,8 +146,11 @@ async function setSidebarWidth(page, width) {
   return (await sidebar.boundingBox()).width;
 }
 
-/** Clicks inside the frame by script (the element's own click handler), so a covered control still switches the view. */
-const clickIn = (frame, selector) => frame.evaluate((s) => document.querySelector(s)?.click(), selector);
+/** Clicks a tab header or button in the frame: a real click, else (covered, say) the element's own click by script. */
+const clickIn = async (frame, selector) => {
+  const ok = await frame.locator(selector).first().click({ timeout: 3000 }).then(() => true, () => false);
+  if (!ok) await frame.evaluate((s) => document.querySelector(s)?.click(), selector);
+};
 
 /** Sidebar views: how to reach each from any other, and what must be on screen once there. */
 const SIDEBAR_VIEWS = {
@@ -164,7 +168,7 @@ const SIDEBAR_VIEWS = {
     },
     ready: '#detail .whatif-diff',
   },
-  servers: { go: (f) => clickIn(f, 'vscode-tab-header[data-tab="tab-servers"]'), ready: '#panel-servers .server' },
+  servers: { go: (f) => clickIn(f, 'vscode-tab-header[data-tab="tab-servers"]'), ready: '#panel-servers .servers-slot > *' },
   agents: { go: (f) => clickIn(f, 'vscode-tab-header[data-tab="tab-agents"]'), ready: '.permissions tbody tr' },
 };
 
@@ -210,7 +214,12 @@ export async function checkWorkbenchLayout({ page, out, say = () => {} }) {
   let checkedControls = 0;
   for (const theme of WORKBENCH_THEMES) {
     await page.setViewportSize(viewport);
-    await setTheme(page, theme, say);
+    try {
+      await setTheme(page, theme, say);
+    } catch (err) {
+      failures.push(`${theme.id}: ${err.message.split('\n')[0]}`);
+      continue;
+    }
     for (const width of SIDEBAR_WIDTHS) {
       const got = await setSidebarWidth(page, width);
       if (Math.abs(got - width) > 2) failures.push(`sidebar ${width}px: the sash stopped at ${got} px`);
