@@ -168,7 +168,7 @@ const SIDEBAR_VIEWS = {
     },
     ready: '#detail .whatif-diff',
   },
-  servers: { go: (f) => clickIn(f, 'vscode-tab-header[data-tab="tab-servers"]'), ready: '#panel-servers .servers-slot > *' },
+  servers: { go: (f) => clickIn(f, 'vscode-tab-header[data-tab="tab-servers"]'), ready: '.servers-slot > *' },
   agents: { go: (f) => clickIn(f, 'vscode-tab-header[data-tab="tab-agents"]'), ready: '.permissions tbody tr' },
 };
 
