@@ -1,5 +1,6 @@
 import type { AgentView, WebviewToHost } from '../src/panel/protocol';
 import { breakable, codicon, h } from './dom';
+import { agentNote } from '../src/panel/agent-notes';
 
 /**
  * Agents and grants: each agent's grant rules, manifest warnings, and for every tool the effective
@@ -23,6 +24,7 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
         'li',
         { class: 'agent', 'data-agent': a.name },
         h('div', { class: 'agent-head' }, codicon('person'), h('span', { class: 'agent-name' }, a.name)),
+        agentNote(a.name) ? h('p', { class: 'agent-note muted' }, agentNote(a.name)) : null,
         a.warnings.length ? h('ul', { class: 'warnings' }, a.warnings.map((w) => h('li', { class: 'warning-text' }, codicon('warning'), ' ', w))) : null,
         h(
           'div',

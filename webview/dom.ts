@@ -77,3 +77,21 @@ export function breakable(text: string): Child[] {
   });
   return out;
 }
+
+/**
+ * A URL with line-break opportunities (`<wbr>`) after its `://` and before each later `/`, `?` and `&`,
+ * so `http://127.0.0.1:39211/mcp` wraps as `http://` | `127.0.0.1:39211` | `/mcp` in a narrow view and
+ * never inside the host, port or a path segment. Copying gives the URL back unchanged.
+ */
+export function breakableUrl(url: string): Child[] {
+  const scheme = url.indexOf('://');
+  const head = scheme >= 0 ? url.slice(0, scheme + 3) : '';
+  const parts = url.slice(head.length).split(/(?=[/?&])/);
+  const out: Child[] = head ? [head] : [];
+  for (const p of parts) {
+    if (!p) continue;
+    if (out.length) out.push(document.createElement('wbr'));
+    out.push(p);
+  }
+  return out;
+}

@@ -2,6 +2,7 @@ import type { FeedProgress, FeedRow } from '../src/panel/protocol';
 import { h, replaceChildren } from './dom';
 import { distinctValues, filterFeed, rowActionClass, scrollToReveal, virtualWindow, type FeedFilters, type FeedStore } from './feed-model';
 import { explainReason } from '../src/panel/reason-codes';
+import { countOf } from '../src/panel/numbers';
 
 /**
  * The live decision feed: filter bar plus a virtualized list. Only the rows in view (plus a few
@@ -13,7 +14,7 @@ export const ROW_HEIGHT = 44;
 
 export interface FeedViewOptions {
   store: FeedStore;
-  /** Calls still running that reported progress. */
+  /** Calls still running: registry calls that reported progress, judgments waiting on their judge. */
   running?: readonly FeedProgress[];
   filters: FeedFilters;
   scrollTop: number;
@@ -34,11 +35,24 @@ function clock(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString([], { hour12: false });
 }
 
-/** `everything/long · coder · 3/10 · step 3 · 1.2 s` */
-export function runningText(r: FeedProgress): string {
-  const amount = r.total === undefined ? `${r.progress}` : `${r.progress}/${r.total}`;
-  return [`⟳ ${r.tool}`, r.agent, amount, r.message, `${(r.elapsed_ms / 1000).toFixed(1)} s`].filter((p) => p !== undefined && p !== '').join(' · ');
+/** A running line in two parts: what runs (`⟳ jev_step · coder · waiting for the judge`) and its elapsed time (`4.0 s`). */
+export function runningParts(r: FeedProgress, sinceMs = 0): { what: string; elapsed: string } {
+  const amount = r.kind === 'judgment' ? 'waiting for the judge' : r.progress === undefined ? undefined : r.total === undefined ? `${r.progress}` : `${r.progress}/${r.total}`;
+  const what = [`⟳ ${r.tool}`, r.agent, amount, r.message].filter((p) => p !== undefined && p !== '').join(' · ');
+  return { what, elapsed: `${((r.elapsed_ms + Math.max(0, sinceMs)) / 1000).toFixed(1)} s` };
 }
+
+/**
+ * `everything/long · coder · 3/10 · step 3 · 1.2 s` for a registry call, `jev_step · coder · waiting for
+ * the judge · 4.0 s` for a judgment; `sinceMs` (ms since the entry arrived) is added to its elapsed time.
+ */
+export function runningText(r: FeedProgress, sinceMs = 0): string {
+  const p = runningParts(r, sinceMs);
+  return `${p.what} · ${p.elapsed}`;
+}
+
+/** How often the running lines' elapsed time is redrawn, ms. */
+const RUNNING_TICK_MS = 1000;
 
 export class FeedView {
   readonly el: HTMLElement;
@@ -56,6 +70,7 @@ export class FeedView {
   private rendered = { start: -1, end: -1, version: -1 };
   private version = 0;
   private textTimer: ReturnType<typeof setTimeout> | undefined;
+  private runningTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly o: FeedViewOptions) {
     const select = (key: 'tool' | 'agent' | 'action', label: string) =>
@@ -110,6 +125,7 @@ export class FeedView {
     this.resize.disconnect();
     if (this.frame) cancelAnimationFrame(this.frame);
     clearTimeout(this.textTimer);
+    clearInterval(this.runningTimer);
   }
 
   /**
@@ -126,7 +142,7 @@ export class FeedView {
     this.fillSelect('action', ['', ...ACTIONS], 'All actions');
     this.order = filterFeed(rows, this.o.filters);
     this.orderRows = rows;
-    this.count.textContent = this.order.length === rows.length ? `${rows.length} decisions` : `${this.order.length} of ${rows.length}`;
+    this.count.textContent = this.order.length === rows.length ? countOf(rows.length, 'decision') : `${this.order.length} of ${countOf(rows.length, 'decision')}`;
     this.spacer.style.height = `${this.order.length * ROW_HEIGHT}px`;
     if (anchor) {
       const now = this.order.findIndex((i) => rows[i]!.id === anchor.id);
@@ -136,10 +152,27 @@ export class FeedView {
     this.renderWindow();
   }
 
-  /** Shows the calls still running, one line each: tool, agent, progress (of total), message, elapsed time. */
+  /** Shows the calls still running, one line each: tool, agent, progress (of total) or "waiting for the judge", message, elapsed time. */
   setRunning(running: readonly FeedProgress[]): void {
-    replaceChildren(this.runningEl, ...running.map((r) => h('div', { class: 'feed-running-row', 'data-call': String(r.call) }, runningText(r))));
+    const arrived = performance.now();
+    const rows = running.map((r) => {
+      const p = runningParts(r);
+      // Only the time ticks, and it is hidden from screen readers: the live region speaks when a call starts or ends.
+      const elapsed = h('span', { class: 'running-elapsed', 'aria-hidden': 'true' }, p.elapsed);
+      const el = h('div', { class: 'feed-running-row', 'data-call': r.kind === 'judgment' ? `judgment-${r.call}` : String(r.call), 'data-kind': r.kind ?? 'call' }, `${p.what} · `, elapsed);
+      return { r, el, elapsed };
+    });
+    replaceChildren(this.runningEl, ...rows.map((x) => x.el));
     this.runningEl.hidden = running.length === 0;
+    // The elapsed time keeps counting between messages (a judgment sends none until it ends).
+    clearInterval(this.runningTimer);
+    this.runningTimer = undefined;
+    if (rows.length) {
+      this.runningTimer = setInterval(() => {
+        const since = performance.now() - arrived;
+        for (const x of rows) x.elapsed.textContent = runningParts(x.r, since).elapsed;
+      }, RUNNING_TICK_MS);
+    }
   }
 
   /** Marks `id` as selected (or none) without rebuilding the list. */

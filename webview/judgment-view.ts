@@ -1,6 +1,6 @@
 import type { Answer, Question, QuestionMap, RecordedExchange } from '../src/panel/protocol';
 import { h } from './dom';
-import { choiceLine, fmtProb } from '../src/panel/numbers';
+import { choiceLine, countOf, fmtProb } from '../src/panel/numbers';
 
 /**
  * Probability bars for every question of every recorded request: noul → P(true); choice → every option
@@ -56,7 +56,7 @@ export function renderQuestion(id: string, q: Question | undefined, a: Answer | 
       { class: 'question', 'data-question': id },
       questionHead(id, q, 'choice', `chosen ${choiceLine(a.choice, a.probabilities[a.choice], a.confidence)}`),
       sorted.map(([opt, p]) => bar(opt, p, { chosen: opt === a.choice, title: criteria[opt] ?? undefined })),
-      entries.length > sorted.length ? h('div', { class: 'muted' }, `… ${entries.length - sorted.length} less likely options not shown`) : null,
+      entries.length > sorted.length ? h('div', { class: 'muted' }, `… ${countOf(entries.length - sorted.length, 'less likely option')} not shown`) : null,
     );
   }
   const levels = entries.sort((x, y) => Number(x[0]) - Number(y[0]));

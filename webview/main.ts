@@ -43,6 +43,8 @@ class App {
   private readonly agentsSlot = h('div', { class: 'agents-slot' });
   private readonly counts = { decisions: h('vscode-badge', { variant: 'counter' }, '0'), servers: h('vscode-badge', { variant: 'counter', class: 'hidden' }, '') };
   private feed?: FeedView;
+  /** Tool of the decision whose detail is shown, if any: the status names the thresholds it reads. */
+  private shownTool?: string;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private appendFrame = 0;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
@@ -197,7 +199,7 @@ class App {
   private renderStatus(): void {
     replaceChildren(this.bannerSlot, renderHealthBanner(this.status));
     if (this.mode === 'sidebar') {
-      replaceChildren(this.statusSlot, renderStatus(this.status, this.post));
+      replaceChildren(this.statusSlot, renderStatus(this.status, this.post, this.shownTool));
       const box = document.getElementById('status-box');
       if (box && this.status) box.setAttribute('description', `${this.status.provider} · ${this.status.model}`);
     }
@@ -216,6 +218,11 @@ class App {
   private renderDecisions(): void {
     clearTimeout(this.waitTimer);
     const id = this.ui.selected;
+    const tool = this.ui.detailOpen && id ? this.records.get(id)?.tool : undefined;
+    if (tool !== this.shownTool) {
+      this.shownTool = tool;
+      if (this.status) this.renderStatus();
+    }
     if (this.ui.detailOpen && id) {
       const record = this.records.get(id);
       if (!record) {

@@ -1,6 +1,7 @@
 import type { BackendStatus, WebviewToHost } from '../src/panel/protocol';
-import { codicon, h } from './dom';
-import { fmtThresholds } from '../src/panel/outcome-diff';
+import { breakableUrl, codicon, h } from './dom';
+import { thresholdsText } from './whatif-model';
+import { countOf } from '../src/panel/numbers';
 
 /**
  * Backend status: provider, model, why it was chosen, health (the mock-judge warning as a banner that
@@ -27,11 +28,27 @@ export function renderHealthBanner(status: BackendStatus | undefined): HTMLEleme
 
 /** "3 / 100 attempts", or "3 attempts (no cap)". */
 export function spendText(spend: BackendStatus['spend']): string {
-  return spend.cap === undefined ? `${spend.used} attempts (no cap)` : `${spend.used} / ${spend.cap} attempts`;
+  return spend.cap === undefined ? `${countOf(spend.used, 'attempt')} (no cap)` : `${spend.used} / ${countOf(spend.cap, 'attempt')}`;
 }
 
-/** The status grid and its actions. `post` sends a command to the host. */
-export function renderStatus(status: BackendStatus | undefined, post: (m: WebviewToHost) => void): HTMLElement {
+/**
+ * The Thresholds row's value for the tool whose decision is shown (`tool`, undefined when none is):
+ * the floors that tool reads, then, muted, the ones it does not read with the tools that do.
+ */
+function thresholdsValue(thresholds: BackendStatus['thresholds'], tool: string | undefined): (Node | string)[] {
+  const t = thresholdsText(thresholds, tool);
+  if (tool === undefined) return [t.read];
+  return [
+    t.read ? `${t.read} (read by ${tool})` : `none read by ${tool}`,
+    t.other ? h('div', { class: 'muted', 'data-key': 'thresholds-other' }, t.other) : '',
+  ];
+}
+
+/**
+ * The status grid and its actions. `post` sends a command to the host; `shownTool` is the tool of the
+ * decision shown below (its detail), so the thresholds named are the ones that tool reads.
+ */
+export function renderStatus(status: BackendStatus | undefined, post: (m: WebviewToHost) => void, shownTool?: string): HTMLElement {
   if (!status) return h('div', { class: 'status muted', id: 'status' }, 'Waiting for the extension…');
   const row = (label: string, ...value: (Node | string)[]) => [h('dt', null, label), h('dd', null, ...value)];
   const spendRatio = status.spend.cap ? Math.min(1, status.spend.used / status.spend.cap) : 0;
@@ -62,8 +79,8 @@ export function renderStatus(status: BackendStatus | undefined, post: (m: Webvie
       row('Why', status.reason),
       row('Calibrated', status.calibrated ? 'yes' : 'no — probabilities are not calibrated'),
       row('Spend', spendText(status.spend), meter ?? ''),
-      row('Thresholds', fmtThresholds(status.thresholds)),
-      status.endpoint ? row('MCP endpoint', h('code', null, status.endpoint)) : [],
+      row('Thresholds', ...thresholdsValue(status.thresholds, shownTool)),
+      status.endpoint ? row('MCP endpoint', h('code', { class: 'endpoint' }, breakableUrl(status.endpoint))) : [],
     ),
     h(
       'div',

@@ -1,6 +1,7 @@
 import type { DecisionRecord } from '../src/panel/protocol';
 import { SCREEN_REVIEW_AT, type Floors } from '../src/policy/thresholds';
 import type { Outcome } from '../src/panel/outcome-diff';
+import { fmtThreshold } from '../src/panel/numbers';
 
 /**
  * What the main bundle knows about what-if without loading the tool code: which floors each tool
@@ -27,6 +28,35 @@ export const FLOORS_USED: Readonly<Record<string, readonly FloorKey[]>> = Object
 /** Floors `tool` reads (empty for tools whose result does not depend on thresholds). */
 export function floorsUsed(tool: string): readonly FloorKey[] {
   return Object.hasOwn(FLOORS_USED, tool) ? FLOORS_USED[tool]! : [];
+}
+
+/** Tools that read floor `k` (keys of FLOORS_USED), in table order. */
+export function floorReaders(k: FloorKey): string[] {
+  return Object.entries(FLOORS_USED)
+    .filter(([, keys]) => keys.includes(k))
+    .map(([t]) => t);
+}
+
+/**
+ * The status's thresholds (the environment floors, probabilities in [0,1]) worded for the tool shown:
+ * `read` lists the floors that tool reads ("auto_accept 0.80 · review_at 0.50"; empty when it reads
+ * none), `other` the rest with the tools that do read them ("block_at 0.30 (jev_screen only)"). With no
+ * tool shown, every floor is in `read`, each read by few tools annotated with them.
+ */
+export function thresholdsText(floors: Floors, tool?: string): { read: string; other: string } {
+  const value = (k: FloorKey) => `${k} ${fmtThreshold(floors[k])}`;
+  const who = (k: FloorKey) => {
+    const readers = floorReaders(k);
+    return readers.length <= 2 ? ` (${readers.join(', ')} only)` : '';
+  };
+  if (tool === undefined) return { read: FLOOR_KEYS.map((k) => value(k) + who(k)).join(' · '), other: '' };
+  const used = floorsUsed(tool);
+  return {
+    read: used.map(value).join(' · '),
+    other: FLOOR_KEYS.filter((k) => !used.includes(k))
+      .map((k) => value(k) + who(k))
+      .join(' · '),
+  };
 }
 
 /**

@@ -20,7 +20,7 @@ import { MockProvider } from '../providers/mock/provider';
 import type { JudgmentProvider } from '../judgment/provider';
 import { SpendCap } from '../providers/spend-cap';
 import { ALL_TOOLS } from '../tools';
-import { LiveJudgmentService } from '../tools/live-service';
+import { LiveJudgmentService, type CallStartObserver } from '../tools/live-service';
 import { JudgmentService } from '../tools/judgment-service';
 import { ALLOWED_CHAT_MODEL, API_KEY_SECRET } from './constants';
 import { createVscodeLmProvider } from './vscode-lm-provider';
@@ -33,6 +33,8 @@ export interface BackendDeps {
   ledger: LedgerSink;
   /** Called with every record the service writes. */
   onRecord(record: DecisionRecord): void;
+  /** Called when a judgment call starts; the function it returns when the call has ended (the pending row). */
+  onCallStart?: CallStartObserver;
 }
 
 interface Current {
@@ -60,7 +62,7 @@ export class BackendController {
   ) {
     const provider = new MisconfiguredProvider('none', 'Jev Control Panel is still starting.');
     this.current = { settings, choice: { kind: 'mock', reason: 'starting' }, provider, service: this.buildService(settings, provider) };
-    this.service = new LiveJudgmentService(() => this.current.service);
+    this.service = new LiveJudgmentService(() => this.current.service, deps.onCallStart);
   }
 
   /** The settings the backend was last built from. */

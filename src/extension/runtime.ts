@@ -62,7 +62,20 @@ export class JevRuntime implements vscode.Disposable {
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0');
     this.ledger = new LazyLedger(() => this.ledgerPath(), (m) => this.log.error(m), () => this.backend.secrets);
     this.feed = new FeedStore({ ledgerPath: () => this.ledgerPath() });
-    this.backend = new BackendController({ context, log, ledger: this.ledger, onRecord: (r) => this.onRecord(r) }, readSettings());
+    this.backend = new BackendController(
+      {
+        context,
+        log,
+        ledger: this.ledger,
+        onRecord: (r) => this.onRecord(r),
+        // A judgment waiting on a slow judge shows in the feed as pending until its record replaces it.
+        onCallStart: (tool, agent) => {
+          const n = this.feed.judgmentStarted(tool, agent);
+          return () => this.feed.judgmentEnded(n);
+        },
+      },
+      readSettings(),
+    );
     const mcpClient = editorMcpClient(context);
     this.disposables.push(mcpClient);
     this.servers = new ServerSupervisor({

@@ -1,7 +1,8 @@
 /**
  * The panel's live decision feed: the newest rows (up to 10 000) and the newest full records (for the
- * detail view), with a fallback to the ledger file for older records; plus the registry calls still
- * running with their last progress notification (from the registry's events, see `callEvent`).
+ * detail view), with a fallback to the ledger file for older records; plus the calls still running: registry
+ * calls with their last progress notification (from the registry's events, see `callEvent`) and judgments
+ * waiting on their judge (`judgmentStarted` / `judgmentEnded`).
  */
 import { existsSync } from 'node:fs';
 import { readLedger, readLedgerTail } from '../ledger/jsonl';
@@ -35,7 +36,11 @@ export class FeedStore {
   private feed: FeedRow[] = [];
   private readonly records = new Map<string, DecisionRecord>();
   private readonly listeners = new Set<(rows: FeedRow[]) => void>();
-  private readonly runningCalls = new Map<number, FeedProgress>();
+  /** Registry calls that reported progress, with the time (ms since epoch) they started. */
+  private readonly runningCalls = new Map<number, { entry: FeedProgress; started: number }>();
+  /** Judgments waiting on their judge, by the store's own number. */
+  private readonly judgments = new Map<number, { tool: string; agent: string; started: number }>();
+  private nextJudgment = 1;
   private readonly progressListeners = new Set<(running: FeedProgress[]) => void>();
   private loaded = false;
 
@@ -110,19 +115,51 @@ export class FeedStore {
   callEvent(event: RegistryEvent): void {
     if (event.type === 'tool.progress') {
       const { progress, total, message } = event.progress;
+      const entry: FeedProgress = { call: event.call, tool: event.tool, agent: event.agent, progress, elapsed_ms: event.elapsed_ms, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
       this.runningCalls.delete(event.call);
-      this.runningCalls.set(event.call, { call: event.call, tool: event.tool, agent: event.agent, progress, elapsed_ms: event.elapsed_ms, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) });
+      this.runningCalls.set(event.call, { entry, started: event.time - event.elapsed_ms });
       while (this.runningCalls.size > MAX_RUNNING) this.runningCalls.delete(this.runningCalls.keys().next().value!);
     } else if (event.type !== 'tool.call' || !this.runningCalls.delete(event.call)) {
       return;
     }
+    this.progressChanged();
+  }
+
+  /**
+   * A judgment tool call (`tool`, e.g. jev_step, as `agent`) started: it shows as pending until
+   * `judgmentEnded` with the returned number, which the caller must call however the call ends (its record,
+   * decision or error, is added separately). Beyond MAX_RUNNING pending entries the oldest is dropped.
+   */
+  judgmentStarted(tool: string, agent: string): number {
+    const n = this.nextJudgment++;
+    this.judgments.set(n, { tool, agent, started: Date.now() });
+    while (this.judgments.size > MAX_RUNNING) this.judgments.delete(this.judgments.keys().next().value!);
+    this.progressChanged();
+    return n;
+  }
+
+  /** The judgment numbered `n` ended (its record is in the feed, or it threw); unknown numbers are ignored. */
+  judgmentEnded(n: number): void {
+    if (this.judgments.delete(n)) this.progressChanged();
+  }
+
+  private progressChanged(): void {
     const running = this.running();
     for (const listener of this.progressListeners) listener(running);
   }
 
-  /** Calls still running that reported progress, in the order they started (a copy). */
+  /**
+   * Calls still running, oldest first (a copy): registry calls that reported progress and judgments
+   * waiting on their judge (`kind: 'judgment'`, elapsed_ms measured now).
+   */
   running(): FeedProgress[] {
-    return [...this.runningCalls.values()].sort((a, b) => a.call - b.call);
+    const now = Date.now();
+    const calls = [...this.runningCalls.values()];
+    const judgments = [...this.judgments].map(([call, j]) => ({
+      entry: { call, kind: 'judgment' as const, tool: j.tool, agent: j.agent, elapsed_ms: Math.max(0, now - j.started) },
+      started: j.started,
+    }));
+    return [...calls, ...judgments].sort((a, b) => a.started - b.started || a.entry.call - b.entry.call).map((r) => r.entry);
   }
 
   /** Listens for changes of the running calls; returns the unsubscribe function. */

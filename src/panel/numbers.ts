@@ -122,3 +122,11 @@ export function choiceLine(choice: string, probability: number | undefined, conf
   const parts = [probability !== undefined ? `P ${fmtProb(probability)}` : undefined, confidence !== undefined ? `confidence ${fmtProb(confidence)}` : undefined].filter(Boolean);
   return parts.length ? `${choice}: ${parts.join(' · ')}` : choice;
 }
+
+/**
+ * "1 decision", "0 decisions", "3 decisions": `n` (an integer count) with the noun in the right number.
+ * `plural` defaults to `singular` + "s".
+ */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

@@ -32,18 +32,24 @@ export interface FeedRow {
   source?: string;
 }
 
-/** A tool call still running that reported progress (shown above the feed until its record arrives). */
+/**
+ * A call still running, shown above the feed until its record arrives: a registry tool call that reported
+ * progress, or (`kind: 'judgment'`) a judgment tool call (jev_step, …) waiting on its judge, which reports
+ * no progress numbers.
+ */
 export interface FeedProgress {
-  /** The registry's number for the call (unique per registry). */
+  /** The call's number: the registry's for tool calls, the feed store's own for judgments (unique per kind). */
   call: number;
-  /** Qualified tool id, e.g. `everything/long`. */
+  /** 'judgment' for a judgment waiting on its judge; absent for a registry tool call. */
+  kind?: 'judgment';
+  /** Qualified tool id, e.g. `everything/long`, or the judgment tool, e.g. `jev_step`. */
   tool: string;
   agent: string;
-  /** Progress so far and the total when known, in the server's units. */
-  progress: number;
+  /** Progress so far and the total when known, in the server's units (registry calls only). */
+  progress?: number;
   total?: number;
   message?: string;
-  /** ms since the call started, at the last notification. */
+  /** ms since the call started, when this entry was sent. */
   elapsed_ms: number;
 }
 
