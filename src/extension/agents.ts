@@ -13,6 +13,7 @@ import { callPermission, decideGrant, refOfName, toggleGrant, type AgentManifest
 import type { ToolRegistry } from '../registry/registry';
 import { grantServerTools, type ServerGrantMode } from '../registry/server-grants';
 import { serverScope } from './server-settings';
+import { toolCountWarning } from '../registry/tool-count';
 
 /** What the controller reads. */
 export interface AgentsDeps {
@@ -47,7 +48,11 @@ export class AgentsController {
           const why = registry!.why(manifest, tool.id);
           return { tool: tool.id, allowed: why.allowed, why: why.reason, ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}) };
         }),
-        warnings: (registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)).map((w) => this.disabledNote(w)),
+        warnings: [
+          ...(registry?.grantWarnings([manifest]) ?? []).filter((w) => w.startsWith(prefix)).map((w) => this.disabledNote(w)),
+          // The judgment tools are in the registry too (server-supervisor.ts), so this is what the agent is offered.
+          ...[toolCountWarning(manifest.name, known.filter((t) => registry!.why(manifest, t.id).allowed).map((t) => t.id))].filter((w): w is string => w !== undefined),
+        ],
       };
     });
   }
