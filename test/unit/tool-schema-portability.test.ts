@@ -126,6 +126,7 @@ describe('tool schema portability: every listed schema', () => {
         'jev_tool_route outputSchema#/properties/call/anyOf/0/properties/arguments/additionalProperties untyped',
         'jev_tool_route outputSchema#/properties/selection/anyOf/0/properties/id/type type-union',
         'jev_coding_loop inputSchema#/properties/extras/additionalProperties untyped',
+        'jev_permit inputSchema#/properties/call/properties/input untyped',
         'jev_evaluate inputSchema#/properties/state/anyOf/1/items untyped',
         'jev_evaluate inputSchema#/properties/state/anyOf/2/additionalProperties untyped',
       ],
