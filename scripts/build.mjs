@@ -44,6 +44,18 @@ const jobs = [
     banner: { js: '#!/usr/bin/env node' },
   }),
 ];
+// The lean entry of the permission hook: rule-settled calls without loading the whole CLI.
+if (existsSync(join(root, 'src/cli/guard-main.ts'))) {
+  jobs.push(build({
+    ...common,
+    entryPoints: [join(root, 'src/cli/guard-main.ts')],
+    outfile: join(out, 'guard.js'),
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    plugins: [zodEnglishOnly],
+  }));
+}
 if (existsSync(join(root, 'src/extension/extension.ts'))) {
   jobs.push(build({
     ...common,

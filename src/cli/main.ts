@@ -3,6 +3,7 @@ import { runOracleServer } from '../registry/oracle-server';
 import { callCommand } from './commands/call';
 import { doctorCommand } from './commands/doctor';
 import { gateCommand } from './commands/gate';
+import { guardCommand } from './commands/guard';
 import { commandUsage, helpCommand, USAGE } from './commands/help';
 import { hookCommand } from './commands/hook';
 import { ledgerCommand } from './commands/ledger';
@@ -11,6 +12,9 @@ import { serversCommand } from './commands/servers';
 import { makeStepCommand } from './commands/step';
 import { stepAgentCommand } from './commands/step-agent';
 import { EXIT, type CliCommand, type CliIO } from './io';
+
+// For the lean guard entry (guard-main.ts, dist/guard.js), which loads this bundle only when a call needs judging.
+export { cliGuardJudge } from './guard-hook/judge';
 import { wantsJson } from './report';
 import { safeText } from './safe-text';
 
@@ -22,6 +26,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   call: callCommand,
   step: makeStepCommand(stepAgentCommand),
   gate: gateCommand,
+  guard: guardCommand,
   doctor: doctorCommand,
   hook: hookCommand,
   servers: serversCommand,

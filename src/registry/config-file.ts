@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { configError } from '../judgment/errors';
+import { parsePermissions, type PermissionsConfig } from '../guard/permissions';
 import { parseManifest, type AgentManifest } from './manifest';
 import { SERVER_NAME, parseServerConfig, type ServerConfig } from './servers';
 
 /**
  * The project config file `.jev/config.json`:
- * `{ "agents": [{ "name", "tools": [grant…] }], "servers": { "<name>": <mcp.json server entry> } }`.
+ * `{ "agents": [{ "name", "tools": [grant…] }], "servers": { "<name>": <mcp.json server entry> },
+ *    "permissions": { "allow": [rule…], "ask": [rule…], "deny": [rule…] } }` (rules: src/guard/rules.ts).
  * Validated at load; an error names the file, the field and the rule.
  */
 
@@ -17,9 +19,11 @@ export const DEFAULT_CONFIG_FILE = '.jev/config.json';
 export interface JevFileConfig {
   agents: AgentManifest[];
   servers: Record<string, ServerConfig>;
+  /** The `jevcp guard` rules (src/guard/permissions.ts), when the file has a permissions block. */
+  permissions?: PermissionsConfig;
 }
 
-const TOP_KEYS = new Set(['$schema', 'agents', 'servers']);
+const TOP_KEYS = new Set(['$schema', 'agents', 'servers', 'permissions']);
 
 /**
  * Validates a parsed config object. `source` prefixes messages (e.g. `.jev/config.json`); `cwd` resolves
@@ -32,7 +36,7 @@ export function parseJevConfig(raw: unknown, source = 'config', cwd?: string): J
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(root): must be a JSON object with "agents" and/or "servers"');
   const obj = raw as Record<string, unknown>;
   const unknown = Object.keys(obj).filter((k) => !TOP_KEYS.has(k)).sort();
-  if (unknown.length) fail(`(root): unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (allowed: agents, servers)`);
+  if (unknown.length) fail(`(root): unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (allowed: agents, servers, permissions)`);
 
   const agents: AgentManifest[] = [];
   if (obj.agents !== undefined) {
@@ -69,7 +73,14 @@ export function parseJevConfig(raw: unknown, source = 'config', cwd?: string): J
       servers[name] = config;
     }
   }
-  return { agents, servers };
+  if (obj.permissions === undefined) return { agents, servers };
+  let permissions: PermissionsConfig;
+  try {
+    permissions = parsePermissions(obj.permissions);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+  return { agents, servers, permissions };
 }
 
 /**

@@ -28,6 +28,12 @@ Usage:
                                       a global core.hooksPath needs --shared; without a backend, --allow-mock
                                       for advisory mock verdicts; a reinstall keeps the evidence command
                                       unless --no-evidence-cmd); git commit --no-verify skips it
+  jevcp guard --host claude-code|vscode|codex|copilot-cli [--agent NAME] [--config F] [--deadline-ms MS]
+                                      permission hook: reads one host hook event on stdin, answers allow, ask or
+                                      deny in the host's format (grants and .jev/config.json permissions first,
+                                      then jev_permit); never allows on a failure (the host asks instead)
+  jevcp guard install|uninstall|status --host H [--scope project|user] [--dir DIR] [--agent NAME] [--json]
+                                      write, undo or show the host's hook configuration (merged with other hooks)
   jevcp doctor [--json]               configuration summary and one ping judgment
   jevcp servers [--config F] [--json] MCP servers (.jev/config.json, MCP_SERVERS, MCP_ORACLE), status and tools
   jevcp servers login|logout NAME [--config F] [--json]
@@ -51,6 +57,7 @@ JEV_GATE_FAIL_OPEN=1: when the judge fails, gate exits 0 with a warning instead 
 unjudged; the ledger still records the error). Default: fail-closed. JEV_GATE_OVERRIDE="reason": the commit
 hook lets a review or escalate verdict through, recorded as an override. JEV_STATE_DIR: where the hook's
 launcher, editor channel and approvals live (default $XDG_STATE_HOME/jev-control-panel or ~/.local/state/…).
+JEV_GUARD_DEADLINE_MS: the guard's deadline (default 5 s below the host's hook timeout, at most 55 s).
 With no backend configured the mock judge answers, and every command says so on stderr; the gate never
 passes or blocks on the mock's word (no judgment backend, exit 2; --allow-mock: advisory, exit 0).
 `;

@@ -1,0 +1,83 @@
+import { secretValues } from '../../config/env';
+import { invalidInput } from '../../judgment/errors';
+import { usableSecrets } from '../../judgment/redact';
+import { hostAdapter } from '../../guard/hosts';
+import { failureVerdict, runGuard, type GuardRunResult, type JudgeAvailability } from '../../guard/run';
+import type { GuardEvent } from '../../guard/types';
+import { EXIT, type CliIO } from '../io';
+import { safeText } from '../safe-text';
+
+/** Margin between our deadline and the host's hook timeout, ms. */
+export const DEADLINE_MARGIN_MS = 5_000;
+
+/** The options of the hook itself (`jevcp guard --host H …`). */
+export interface GuardHookValues {
+  host?: string;
+  agent?: string;
+  config?: string;
+  'deadline-ms'?: string;
+}
+
+/** Finds the judge for one run; `close` releases what it opened (the ledger). */
+export interface GuardJudgeSource {
+  judge: (event: GuardEvent, agent: string) => Promise<JudgeAvailability>;
+  close: () => void;
+}
+
+function threshold(env: Record<string, string | undefined>, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : undefined;
+}
+
+/**
+ * Runs the hook once (src/guard/run.ts) and writes its answer: stdout for the host, one line on stderr.
+ * Exit 0 whatever the verdict (a failure is an answer that does not allow); throws JevError INVALID_INPUT
+ * for bad options (the caller exits 2). Answers by the deadline even when stdin never closes or the judge
+ * ignores its signal. Kept free of the tools and providers so the lean entry stays small.
+ */
+export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (host: string) => GuardJudgeSource): Promise<number> {
+  if (values.host === undefined) throw invalidInput('guard: --host is required (claude-code, vscode, codex or copilot-cli).');
+  let host;
+  try {
+    host = hostAdapter(values.host);
+  } catch (err) {
+    throw invalidInput(`guard: ${(err as Error).message}.`);
+  }
+  let deadlineMs = Math.min(host.hookTimeoutMs, 60_000) - DEADLINE_MARGIN_MS;
+  const rawDeadline = values['deadline-ms'] ?? io.env.JEV_GUARD_DEADLINE_MS;
+  if (rawDeadline !== undefined && rawDeadline.trim() !== '') {
+    const n = Number(rawDeadline);
+    if (!Number.isInteger(n) || n < 100 || n > 600_000) throw invalidInput(`guard: --deadline-ms must be an integer from 100 to 600000 ms; got ${JSON.stringify(rawDeadline)}.`);
+    deadlineMs = n;
+  }
+  const judges = source(host.name);
+  const run = runGuard({
+    host,
+    agent: values.agent,
+    stdin: io.stdin,
+    env: io.env,
+    cwd: io.cwd,
+    configPath: values.config,
+    judge: judges.judge,
+    deadlineMs,
+    secrets: usableSecrets(secretValues(io.env)),
+    autoAccept: threshold(io.env, 'JEV_AUTO_ACCEPT'),
+    reviewAt: threshold(io.env, 'JEV_REVIEW_AT'),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<GuardRunResult>((done) => {
+    timer = setTimeout(() => {
+      const cause = `no answer within the guard's deadline of ${deadlineMs} ms`;
+      const verdict = failureVerdict('TIMEOUT', cause);
+      done({ stdout: host.answer(undefined, verdict), stderr: `jevcp guard: no allow: ${cause} [TIMEOUT]`, verdict });
+    }, deadlineMs + 250);
+  });
+  const result = await Promise.race([run, late]);
+  clearTimeout(timer);
+  judges.close();
+  if (result.stdout) io.stdout.write(result.stdout);
+  if (result.stderr) io.stderr.write(`${safeText(result.stderr)}\n`);
+  return EXIT.OK;
+}

@@ -1,0 +1,200 @@
+import { resolve } from 'node:path';
+import { loadJevConfig } from '../registry/config-file';
+import { compilePermissions, decideByRules, parsePermissions } from './permissions';
+import { checkGrant } from './grants';
+import type { HostAdapter } from './hosts';
+import { pathsInWorkspace } from './paths';
+import { redactCall, redactLine } from './secrets';
+import { MAX_EVENT_BYTES, readBounded } from './stdin';
+import { readRequest } from './transcript';
+import type { GuardEvent, GuardVerdict, PermitInput, PermitJudge, PermitResult } from './types';
+
+/**
+ * One run of the guard: read one hook event, settle it by the agent's grants and the permission rules,
+ * else judge it (jev_permit through the PermitJudge port) under a deadline, and write the host's answer.
+ * It never allows on a failure: an unreadable or oversized event, a bad configuration, no judge, the mock
+ * judge, a judge error or a missed deadline give the failure verdict (`ask`, which each host adapter
+ * writes as its way of leaving the decision to a person) and one line on stderr naming the cause.
+ */
+
+/** Who decided a call settled without judgment. */
+export const LOCAL_MODEL = 'local-policy';
+
+/** The judge the guard can use now, found lazily (only when no rule settles the call). */
+export type JudgeAvailability =
+  | { kind: 'judge'; judge: PermitJudge; label: string }
+  /** No real judge: the reason names why (no backend configured, only the mock, jev_permit missing). */
+  | { kind: 'none'; reason: string; code?: 'NO_BACKEND' | 'MOCK_ONLY' | 'NO_PERMIT_TOOL' };
+
+/** Options of `runGuard`. */
+export interface GuardRunOptions {
+  host: HostAdapter;
+  /** `--agent`; default the host's agent name. Named explicitly, it must be in the config. */
+  agent?: string;
+  stdin: NodeJS.ReadableStream;
+  env: Record<string, string | undefined>;
+  /** The process's working folder (the workspace when the event has no cwd). */
+  cwd: string;
+  /** `--config F`: the config file (default `.jev/config.json` in the workspace). */
+  configPath?: string;
+  /** Finds the judge (called at most once, only when no rule settles the call). */
+  judge: (event: GuardEvent, agent: string) => Promise<JudgeAvailability>;
+  /** Our deadline for the whole answer, ms (below the host's hook timeout). */
+  deadlineMs: number;
+  /** Configured secrets to redact (config/env.ts `secretValues`, already filtered by `usableSecrets`). */
+  secrets: readonly string[];
+  /** Largest event, bytes (default MAX_EVENT_BYTES). */
+  maxEventBytes?: number;
+  /** jev_permit thresholds in [0,1], when set (JEV_AUTO_ACCEPT, JEV_REVIEW_AT). */
+  autoAccept?: number;
+  reviewAt?: number;
+}
+
+/** What the run answers. */
+export interface GuardRunResult {
+  /** The host's answer on stdout ('' for none). */
+  stdout: string;
+  /** One line on stderr (without line break), when there is something to say. */
+  stderr?: string;
+  verdict: GuardVerdict;
+  event?: GuardEvent;
+}
+
+/** The failure verdict: no allow, the cause named. */
+export function failureVerdict(code: string, cause: string): GuardVerdict {
+  return { decision: 'ask', reason: `Jev guard could not judge this call (${cause}); a person decides [${code}]`, reasonCodes: [code], model: 'none' };
+}
+
+function fail(host: HostAdapter, event: GuardEvent | undefined, code: string, cause: string): GuardRunResult {
+  const verdict = failureVerdict(code, cause);
+  return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no allow: ${cause} [${code}]`, verdict, event };
+}
+
+function local(decision: 'allow' | 'ask' | 'deny', code: string, why: string): GuardVerdict {
+  return { decision, reason: `${why} [${code}]`, reasonCodes: [code], model: LOCAL_MODEL };
+}
+
+/** The guard's verdict on jev_permit's result: allow only an `allow` decided `auto`; anything else is asked or denied. */
+export function verdictOfPermit(result: PermitResult): GuardVerdict {
+  const codes = result.reason_codes.length ? result.reason_codes : ['NO_REASON_CODES'];
+  const decision = result.decision === 'allow' && result.action !== 'auto' ? 'ask' : result.decision;
+  return {
+    decision,
+    reason: `Jev judged this call: ${decision} (${codes.join(', ')})`,
+    reasonCodes: codes,
+    model: result.model,
+    ...(typeof result.record_id === 'string' ? { recordId: result.record_id } : {}),
+  };
+}
+
+class DeadlineError extends Error {}
+
+async function withDeadline<T>(ms: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new DeadlineError(`the judge did not answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([run(abort.signal), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs the guard once. Never throws: every failure is a failure verdict. */
+export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
+  const started = Date.now();
+  const host = o.host;
+  let read;
+  try {
+    read = await readBounded(o.stdin, o.maxEventBytes ?? MAX_EVENT_BYTES);
+  } catch (err) {
+    return fail(host, undefined, 'MALFORMED_EVENT', `stdin could not be read (${(err as Error).message})`);
+  }
+  if (!read.ok) return fail(host, undefined, 'INPUT_TOO_LARGE', `the hook event is larger than ${o.maxEventBytes ?? MAX_EVENT_BYTES} bytes`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(read.text);
+  } catch {
+    return fail(host, undefined, 'MALFORMED_EVENT', 'the hook event on stdin is not JSON');
+  }
+  let event: GuardEvent;
+  try {
+    event = host.parse(raw);
+  } catch (err) {
+    return fail(host, undefined, 'MALFORMED_EVENT', (err as Error).message);
+  }
+  if (event.kind === 'other') {
+    const verdict: GuardVerdict = { decision: 'defer', reason: '', reasonCodes: [], model: LOCAL_MODEL };
+    return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on a ${event.eventName} event (only PreToolUse and PermissionRequest are judged)`, verdict, event };
+  }
+
+  const root = resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd);
+  let config;
+  try {
+    config = (await loadJevConfig({ cwd: root, path: o.configPath })).config;
+  } catch (err) {
+    return fail(host, event, 'CONFIG_ERROR', (err as Error).message);
+  }
+  const agent = o.agent ?? host.defaultAgent;
+  const facts = host.describe(event);
+  const manifest = config.agents.find((a) => a.name === agent);
+  if (o.agent !== undefined && !manifest) return fail(host, event, 'CONFIG_ERROR', `--agent ${agent}: no such agent in the config's "agents"`);
+  if (manifest) {
+    const grant = checkGrant(manifest, [event.tool, facts.ruleTool]);
+    if (!grant.allowed) {
+      const verdict = local('deny', 'CAPABILITY_VIOLATION', `${event.tool} is outside the grants of agent ${JSON.stringify(agent)}: ${grant.reason}`);
+      return { stdout: host.answer(event, verdict), verdict, event };
+    }
+  }
+  let rule;
+  try {
+    rule = decideByRules(compilePermissions(config.permissions ?? parsePermissions(undefined)), facts, event.tool, root);
+  } catch (err) {
+    return fail(host, event, 'CONFIG_ERROR', (err as Error).message);
+  }
+  if (rule) {
+    const code = rule.decision === 'allow' ? 'RULE_ALLOW' : rule.decision === 'ask' ? 'RULE_ASK' : 'RULE_DENY';
+    const verdict = local(rule.decision, code, `${rule.decision} by the rule ${JSON.stringify(rule.rule)}`);
+    return { stdout: host.answer(event, verdict), verdict, event };
+  }
+
+  const remaining = () => o.deadlineMs - (Date.now() - started);
+  let available: JudgeAvailability;
+  try {
+    available = await o.judge(event, agent);
+  } catch (err) {
+    return fail(host, event, 'NO_BACKEND', (err as Error).message);
+  }
+  if (available.kind === 'none') return fail(host, event, available.code ?? 'NO_BACKEND', available.reason);
+  const request = await readRequest(event.transcriptPath);
+  const input: PermitInput = {
+    request: redactLine(request ?? '(the host gave no transcript: the user request is unknown)', o.secrets),
+    call: { tool: event.tool, input: redactCall(event.input, o.secrets) },
+    host: {
+      name: host.name,
+      agent,
+      ...(facts.effect ? { effect: facts.effect } : {}),
+      ...(facts.paths.length ? { paths_in_workspace: pathsInWorkspace(facts.paths, root) } : {}),
+      ...(event.permissionMode ? { permission_mode: event.permissionMode } : {}),
+    },
+    ...(o.autoAccept !== undefined ? { auto_accept: o.autoAccept } : {}),
+    ...(o.reviewAt !== undefined ? { review_at: o.reviewAt } : {}),
+  };
+  const budget = remaining();
+  if (budget <= 0) return fail(host, event, 'TIMEOUT', `no time left before the hook deadline of ${o.deadlineMs} ms`);
+  let result: PermitResult;
+  try {
+    result = await withDeadline(budget, (signal) => available.judge(input, { signal, deadlineMs: budget }));
+  } catch (err) {
+    if (err instanceof DeadlineError) return fail(host, event, 'TIMEOUT', err.message);
+    const e = err as { code?: string; message?: string };
+    return fail(host, event, 'JUDGE_ERROR', `${available.label}: ${e.code ? `${e.code}: ` : ''}${redactLine(e.message ?? String(err), o.secrets)}`);
+  }
+  const verdict = verdictOfPermit(result);
+  return { stdout: host.answer(event, verdict), verdict, event, ...(verdict.decision === 'allow' ? {} : { stderr: `jevcp guard: ${verdict.decision}: ${verdict.reason}` }) };
+}
