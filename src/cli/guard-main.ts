@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       const { values } = parseCommandArgs('guard', args, { host: { type: 'string' }, agent: { type: 'string' }, config: { type: 'string' }, 'deadline-ms': { type: 'string' } });
       code = await runGuardHook(io, values, (host) => {
         const hold: { runtime?: Runtime } = {};
-        return { judge: () => fullCli().cliGuardJudge(io, host, hold)(), close: () => hold.runtime?.close() };
+        return { judge: (event, agent) => fullCli().cliGuardJudge(io, host, hold)(event, agent), close: () => hold.runtime?.close() };
       });
     }
   } catch (err) {

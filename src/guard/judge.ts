@@ -17,7 +17,8 @@ export function hasPermitTool(service: Pick<JudgmentService, 'tools'>): boolean 
   return service.tools.has(PERMIT_TOOL);
 }
 
-function isPermitResult(v: unknown): v is PermitResult {
+/** Whether `v` has the shape of a jev_permit result (decision, action, reason_codes). */
+export function isPermitResult(v: unknown): v is PermitResult {
   const r = v as Partial<PermitResult> | null;
   return (
     typeof r === 'object' && r !== null && ['allow', 'ask', 'deny'].includes(r.decision as string) && ['auto', 'review', 'escalate'].includes(r.action as string) &&

@@ -1,7 +1,7 @@
 /**
  * The commit hook and the editor, without the editor's UI, in real repositories (git-sandbox.ts):
- * - a running editor endpoint: the channel server (src/gate/channel/server.ts) answered by the editor's
- *   own answer (src/gate/channel/answer.ts) with its own judge (a second fake System One), found
+ * - a running editor endpoint: the channel server (src/channel/server.ts) answered by the editor's
+ *   own answer (src/channel/gate-answer.ts) with its own judge (a second fake System One), found
  *   through its session file; the terminal commit is judged there, with its source; without a running
  *   editor the hook falls back to the CLI configuration and says so;
  * - approvals the editor leaves (src/gate/approval.ts, written as the editor's commit does) are honoured
@@ -14,12 +14,12 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { APPROVAL_TTL_MS, commitBinding, writeApproval } from '../../src/gate/approval';
-import { GateChannelServer } from '../../src/gate/channel/server';
-import { newSessionSecrets, writeSessionFile, type EditorSession } from '../../src/gate/channel/session-file';
+import { GateChannelServer } from '../../src/channel/server';
+import { newSessionSecrets, writeSessionFile, type EditorSession } from '../../src/channel/session-file';
 import { installHook } from '../../src/gate/hook/install';
 import { launcherPath, writeLauncher } from '../../src/gate/hook/launcher';
 import { readMessageRules } from '../../src/gate/message-rules';
-import { answerHook, HOOK_AGENT } from '../../src/gate/channel/answer';
+import { answerHook, HOOK_AGENT } from '../../src/channel/gate-answer';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
 import { SpendCap } from '../../src/providers/spend-cap';

@@ -1,8 +1,8 @@
 /**
- * The editor channel of the commit hook (src/gate/channel/): a real loopback server and client — the
+ * The editor channel of the commit hook (src/channel/): a real loopback server and client — the
  * token checked (wrong or missing → 401), requests from web pages refused (Origin, foreign Host), bad
  * bodies refused before the handler; session files only the user can read, stale ones dropped, matched to
- * the repository; and the editor's answer (src/gate/channel/answer.ts) with a real JudgmentService:
+ * the repository; and the editor's answer (src/channel/gate-answer.ts) with a real JudgmentService:
  * its feed source, the mock only when allowed, an override recorded as its own record.
  */
 import assert from 'node:assert/strict';
@@ -11,11 +11,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { askEditor } from '../../src/gate/channel/client';
-import { CHANNEL_PATH, hookSource, type ChannelRequest, type ChannelResponse } from '../../src/gate/channel/protocol';
-import { GateChannelServer } from '../../src/gate/channel/server';
-import { coversRepository, newSessionSecrets, sessionsFor, writeSessionFile, type EditorSession } from '../../src/gate/channel/session-file';
-import { answerHook, HOOK_AGENT, type HookJudgeDeps } from '../../src/gate/channel/answer';
+import { askEditor } from '../../src/channel/client';
+import { CHANNEL_PATH, hookSource, type ChannelRequest, type ChannelResponse } from '../../src/channel/protocol';
+import { GateChannelServer } from '../../src/channel/server';
+import { coversRepository, newSessionSecrets, sessionsFor, writeSessionFile, type EditorSession } from '../../src/channel/session-file';
+import { answerHook, HOOK_AGENT, type HookJudgeDeps } from '../../src/channel/gate-answer';
 import type { DecisionRecord } from '../../src/ledger/record';
 import { MockProvider } from '../../src/providers/mock/provider';
 import { DEFAULT_FLOORS } from '../../src/policy/thresholds';

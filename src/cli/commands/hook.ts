@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../../config/env';
 import { configError, invalidInput } from '../../judgment/errors';
-import { sessionsFor } from '../../gate/channel/session-file';
+import { sessionsFor } from '../../channel/session-file';
 import { evidenceCommandProblem } from '../../gate/evidence-command';
 import { workTreeRoot } from '../../gate/git';
 import { installHook } from '../../gate/hook/install';

@@ -1,13 +1,13 @@
 /**
  * Who judges a gated change, and the judgment: the running editor (commit hook only: its provider, key,
- * thresholds, ledger and feed, over the channel of src/gate/channel/), else the CLI configuration (JEV_*).
+ * thresholds, ledger and feed, over the channel of src/channel/), else the CLI configuration (JEV_*).
  * The mock judge never decides a commit: with no real backend the gate answers "no judgment backend"
  * unless the mock was asked for on purpose (`--allow-mock`, the hook installed with it, JEV_MOCK /
  * JEV_PROVIDER=mock, `jevPanel.provider: mock`), and then its verdict is advisory.
  */
-import { askEditor } from '../../gate/channel/client';
-import type { ChannelResponse, JudgeInfo } from '../../gate/channel/protocol';
-import { sessionsFor } from '../../gate/channel/session-file';
+import { askEditor } from '../../channel/client';
+import type { ChannelResponse, JudgeInfo } from '../../channel/protocol';
+import { sessionsFor } from '../../channel/session-file';
 import { overrideRecord } from '../../gate/override';
 import type { GateInput } from '../../gate/request';
 import { configError, JevError, type JevErrorDetails } from '../../judgment/errors';

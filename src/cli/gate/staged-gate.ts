@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { commitBinding, takeApproval } from '../../gate/approval';
-import { hookSource } from '../../gate/channel/protocol';
+import { hookSource } from '../../channel/protocol';
 import { runEvidenceCommand } from '../../gate/evidence-command';
 import { stagedDiff, workTreeRoot, type GitOptions } from '../../gate/git';
 import { editorUsedByGit, readMessageRules } from '../../gate/message-rules';

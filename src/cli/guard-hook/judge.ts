@@ -1,17 +1,25 @@
+import { resolve } from 'node:path';
+import { editorPermitJudge, permitSessions } from '../../channel/permit-client';
 import { loadConfig } from '../../config/env';
+import { stateDir } from '../../gate/state-dir';
 import { hasPermitTool, servicePermitJudge } from '../../guard/judge';
 import type { JudgeAvailability } from '../../guard/run';
+import type { GuardEvent, PermitJudge } from '../../guard/types';
+import { configError } from '../../judgment/errors';
 import type { CliIO } from '../io';
 import { createRuntime, type Runtime } from '../runtime';
+import { safeText } from '../safe-text';
 
 /**
- * The guard's judge from the CLI configuration (JEV_*): jev_permit through this process's JudgmentService
- * (its ledger, spend cap and provider). None when only the mock or nothing is configured. The runtime is
- * kept in `hold` so the caller closes its ledger. Part of the full CLI bundle only: the lean guard entry
- * (src/cli/guard-main.ts) loads it from dist/cli.js when a call needs judging.
+ * The guard's judge: first the running editor open on the call's workspace (src/channel/permit-client.ts:
+ * its own judge, ledger and live feed), else the CLI configuration (JEV_*): jev_permit through this
+ * process's JudgmentService (its ledger, spend cap and provider). None when no editor judges and only the
+ * mock or nothing is configured. The runtime is kept in `hold` so the caller closes its ledger. Part of the
+ * full CLI bundle only: the lean guard entry (src/cli/guard-main.ts) loads it from dist/cli.js when a call
+ * needs judging.
  */
-export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime }): () => Promise<JudgeAvailability> {
-  return async () => {
+export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime }): (event?: GuardEvent, agent?: string) => Promise<JudgeAvailability> {
+  const cliJudge = async (): Promise<JudgeAvailability> => {
     const config = loadConfig(io.env);
     if (config.provider === 'mock') {
       return config.providerReason === 'no backend configured'
@@ -21,6 +29,26 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
     const runtime = createRuntime(io, { mockNotice: false });
     hold.runtime = runtime;
     if (!hasPermitTool(runtime.service)) return { kind: 'none', code: 'NO_PERMIT_TOOL', reason: 'jev_permit is not available in this build of jevcp' };
-    return { kind: 'judge', judge: servicePermitJudge(runtime.service, 'guard', `guard hook, ${host}`), label: runtime.label };
+    return { kind: 'judge', judge: servicePermitJudge(runtime.service, 'guard', `guard hook, ${host}`), label: `the CLI configuration (${runtime.label})` };
+  };
+  return async (event, agent) => {
+    // The workspace as src/guard/run.ts resolves it; an editor open on it judges first.
+    const root = resolve(io.env.CLAUDE_PROJECT_DIR || event?.cwd || io.cwd);
+    let sessions: Awaited<ReturnType<typeof permitSessions>> = [];
+    try {
+      sessions = await permitSessions(stateDir(io.env), root);
+    } catch {
+      // A bad JEV_STATE_DIR: no editor to ask; the CLI configuration decides.
+    }
+    if (sessions.length === 0) return cliJudge();
+    const fallback: PermitJudge = async (input, opts) => {
+      const cli = await cliJudge();
+      if (cli.kind === 'none') throw configError(`no editor judged the call, and the CLI configuration has no judge: ${cli.reason}`);
+      io.stderr.write(safeText(`jevcp guard: judged by ${cli.label}\n`));
+      return cli.judge(input, opts);
+    };
+    const note = (line: string) => io.stderr.write(safeText(`jevcp guard: ${line}\n`));
+    const target = { root, host, agent: agent ?? host, source: `guard hook, ${host}` };
+    return { kind: 'judge', judge: editorPermitJudge(sessions, target, fallback, note), label: `the editor (${sessions[0]!.editor}), else the CLI configuration` };
   };
 }

@@ -1,20 +1,22 @@
 /**
- * Offers this editor's judge to commit hooks while the editor runs (src/gate/channel/): a loopback server
+ * Offers this editor's judge to commit hooks and guard hooks while the editor runs (src/channel/): a loopback server
  * with a token made for this session, and the session file naming its port, the token and the folders and
  * git repositories open here, in the user's state directory (0600). A commit from any terminal in one of
  * those repositories is then judged here, with this editor's provider, key, thresholds and ledger, and
- * shows in the feed with its source. Started only in a trusted workspace; the file is rewritten when the
+ * shows in the feed with its source; so does an agent's tool call that the guard hook (`jevcp guard`) asks
+ * about in one of those folders (jev_permit). Started only in a trusted workspace; the file is rewritten when the
  * open folders, repositories or the judge change, and removed when the editor stops.
  */
 import * as vscode from 'vscode';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { GateChannelServer } from '../../gate/channel/server';
-import { newSessionSecrets, SESSIONS_DIR, writeSessionFile, type EditorSession } from '../../gate/channel/session-file';
+import { GateChannelServer } from '../../channel/server';
+import { newSessionSecrets, SESSIONS_DIR, writeSessionFile, type EditorSession } from '../../channel/session-file';
 import { stateDir } from '../../gate/state-dir';
 import type { JevRuntime } from '../runtime';
 import { gitApi } from './git';
-import { answerHook, judgeInfo, type HookJudgeDeps } from '../../gate/channel/answer';
+import { answerHook, judgeInfo, type HookJudgeDeps } from '../../channel/gate-answer';
+import { answerPermit } from '../../channel/permit-answer';
 
 export class HookChannel implements vscode.Disposable {
   private server?: GateChannelServer;
@@ -55,7 +57,13 @@ export class HookChannel implements vscode.Disposable {
         editor: vscode.env.appName,
         record: (record) => this.runtime.recordOutside(record),
       };
-      this.server = new GateChannelServer({ token, handler: (request, signal) => answerHook(deps, request, signal), log: (level, m) => this.runtime.log[level](m) });
+      this.server = new GateChannelServer({
+        token,
+        handler: (request, signal) => answerHook(deps, request, signal),
+        // The guard hook's tool calls (`jevcp guard`), judged with jev_permit here; the mock never decides one.
+        permit: (request, signal) => answerPermit(deps, request, signal),
+        log: (level, m) => this.runtime.log[level](m),
+      });
       const { port } = await this.server.start();
       this.session = { v: 1, id, pid: process.pid, port, token, roots: [], editor: vscode.env.appName, started: new Date().toISOString() };
       await this.watchRepositories();

@@ -17,6 +17,9 @@ export const GATE_COMMANDS = {
   gate: 'jevPanel.gateStagedChanges',
   installHook: 'jevPanel.installCommitHook',
   uninstallHook: 'jevPanel.uninstallCommitHook',
+  /** The permission guard's hook for VS Code's agent (src/extension/guard/install-guard-command.ts). */
+  guardInstall: 'jevPanel.guard.install',
+  guardUninstall: 'jevPanel.guard.uninstall',
 } as const;
 
 /** URI scheme of read-only recorded decisions (our own scheme, so our selectors never match user files). */

@@ -9,6 +9,7 @@ import type { CoreHost } from '../core-host';
 import { CommitGate } from '../gate/gate-command';
 import { HookChannel } from '../gate/hook-channel';
 import { installCommitHook, uninstallCommitHook } from '../gate/install-hook-command';
+import { installVsCodeGuard, uninstallVsCodeGuard } from '../guard/install-guard-command';
 import { refreshLauncher } from '../gate/launcher-refresh';
 import { InlineCodeActions } from './code-actions';
 import { InlineCodeLenses } from './codelens';
@@ -85,6 +86,8 @@ export function createInlineAndGate(context: vscode.ExtensionContext, core: Core
       [GATE_COMMANDS.gate]: (arg) => gate.run(arg),
       [GATE_COMMANDS.installHook]: (arg) => installCommitHook(context, core, arg, gate.hooks),
       [GATE_COMMANDS.uninstallHook]: (arg) => uninstallCommitHook(arg),
+      [GATE_COMMANDS.guardInstall]: (arg) => installVsCodeGuard(context, core, arg),
+      [GATE_COMMANDS.guardUninstall]: (arg) => uninstallVsCodeGuard(arg),
     },
     dispose: () => {
       for (const s of subs) s.dispose();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { readdir, unlink } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
-import { readPrivateFile, writePrivateFile } from '../state-dir';
+import { readPrivateFile, writePrivateFile } from '../gate/state-dir';
 
 /**
  * The files through which a running editor offers its judge to commit hooks: one per editor session, in

@@ -6,8 +6,8 @@
  * only the user can read (session-file.ts). No host import.
  */
 import { z } from 'zod';
-import type { JevErrorDetails } from '../../judgment/errors';
-import type { GateInput } from '../request';
+import type { JevErrorDetails } from '../judgment/errors';
+import type { GateInput } from '../gate/request';
 
 /** Request path. */
 export const CHANNEL_PATH = '/v1/gate';

@@ -1,11 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { cancelled } from '../../judgment/errors';
+import { cancelled } from '../judgment/errors';
 import { CHANNEL_PATH, CHANNEL_VERSION, type ChannelRequest, type ChannelResponse } from './protocol';
 import type { EditorSession } from './session-file';
 
 /**
- * The hook's side of the channel (protocol.ts): one POST to an editor session found by session-file.ts
- * `sessionsFor`. An editor that does not answer (gone, restarting, an old version) is "unavailable" and
+ * The hooks' side of the channel (protocol.ts, permit-protocol.ts): one POST to an editor session found by
+ * session-file.ts `sessionsFor`. An editor that does not answer (gone, restarting, an old version) is "unavailable" and
  * the hook falls back to the CLI configuration; only an answer of this protocol counts.
  */
 
@@ -15,7 +15,7 @@ export const CHANNEL_ANSWER_TIMEOUT_MS = 10 * 60_000;
 export const CHANNEL_CONNECT_TIMEOUT_MS = 3_000;
 
 /** What asking one editor gave. */
-export type AskResult = { kind: 'answer'; response: ChannelResponse } | { kind: 'unavailable'; reason: string };
+export type AskResult<R = ChannelResponse> = { kind: 'answer'; response: R } | { kind: 'unavailable'; reason: string };
 
 function isResponse(v: unknown): v is ChannelResponse {
   const r = v as { v?: unknown; status?: unknown } | null;
@@ -28,11 +28,34 @@ function isResponse(v: unknown): v is ChannelResponse {
  * JevError CANCELLED when `signal` fires (the commit was interrupted): then nothing falls back.
  */
 export function askEditor(session: EditorSession, body: ChannelRequest, signal?: AbortSignal, answerTimeoutMs = CHANNEL_ANSWER_TIMEOUT_MS): Promise<AskResult> {
-  const payload = Buffer.from(JSON.stringify(body), 'utf8');
+  return postToEditor(session, { path: CHANNEL_PATH, body, isAnswer: isResponse, signal, answerTimeoutMs, interrupted: 'The commit was interrupted while the editor judged it.' });
+}
+
+/** One POST on the channel: the route, the body, how to recognise its answer. */
+export interface ChannelPost<R> {
+  /** Route path (`/v1/gate`, `/v1/permit`). */
+  path: string;
+  body: unknown;
+  /** Whether a 200 body is an answer of this route's protocol. */
+  isAnswer: (v: unknown) => v is R;
+  signal?: AbortSignal;
+  /** Longest wait for the answer, ms. */
+  answerTimeoutMs: number;
+  /** Message of the CANCELLED error when `signal` fires. */
+  interrupted: string;
+}
+
+/**
+ * Posts to the editor of `session` on any route. Resolves to its answer or to `unavailable` with the
+ * reason, as askEditor does; rejects only with JevError CANCELLED (message `interrupted`) when `signal` fires.
+ */
+export function postToEditor<R>(session: EditorSession, post: ChannelPost<R>): Promise<AskResult<R>> {
+  const { signal, answerTimeoutMs } = post;
+  const payload = Buffer.from(JSON.stringify(post.body), 'utf8');
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(cancelled('The commit was interrupted while the editor judged it.'));
+    if (signal?.aborted) return reject(cancelled(post.interrupted));
     let settled = false;
-    const done = (result: AskResult | Error) => {
+    const done = (result: AskResult<R> | Error) => {
       if (settled) return;
       settled = true;
       clearTimeout(connectTimer);
@@ -44,13 +67,13 @@ export function askEditor(session: EditorSession, body: ChannelRequest, signal?:
     const req = httpRequest({
       host: '127.0.0.1',
       port: session.port,
-      path: CHANNEL_PATH,
+      path: post.path,
       method: 'POST',
       headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json', 'content-length': payload.length, connection: 'close' },
     });
     const onAbort = () => {
       req.destroy();
-      done(cancelled('The commit was interrupted while the editor judged it.'));
+      done(cancelled(post.interrupted));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     const connectTimer = setTimeout(() => {
@@ -75,7 +98,7 @@ export function askEditor(session: EditorSession, body: ChannelRequest, signal?:
         } catch {
           parsed = undefined;
         }
-        if (res.statusCode === 200 && isResponse(parsed)) return done({ kind: 'answer', response: parsed });
+        if (res.statusCode === 200 && post.isAnswer(parsed)) return done({ kind: 'answer', response: parsed });
         const message = typeof (parsed as { error?: unknown } | undefined)?.error === 'string' ? `: ${(parsed as { error: string }).error}` : '';
         done({ kind: 'unavailable', reason: `HTTP ${res.statusCode}${message}` });
       });

@@ -1,5 +1,5 @@
 /**
- * The editor's answer to a commit hook (src/gate/channel/protocol.ts): jev_gate judged by the editor's
+ * The editor's answer to a commit hook (protocol.ts): jev_gate judged by the editor's
  * own service (its provider, key, thresholds, ledger; the decision appears in the feed with the hook's
  * source), for a repository the editor has open. The editor's mock judge answers only when the request
  * allows it (the hook then treats the verdict as advisory). An override reason on a verdict that did not
@@ -7,10 +7,10 @@
  */
 import type { ChannelRequest, ChannelResponse, JudgeInfo } from './protocol';
 import { coversRepository } from './session-file';
-import { overrideRecord } from '../override';
-import type { DecisionRecord } from '../../ledger/record';
-import type { JudgmentService } from '../../tools/judgment-service';
-import type { ProviderChoice } from '../../providers/choice';
+import { overrideRecord } from '../gate/override';
+import type { DecisionRecord } from '../ledger/record';
+import type { JudgmentService } from '../tools/judgment-service';
+import type { ProviderChoice } from '../providers/choice';
 
 /** Agent the hook's judgments run as. */
 export const HOOK_AGENT = 'hook';

@@ -1,0 +1,130 @@
+/**
+ * The guard hook and the running editor, without the editor's UI: `dist/cli.js guard --host claude-code`
+ * (and the lean entry dist/guard.js) with a PreToolUse event in a workspace that a stand-in editor has
+ * open (the real channel server and the editor's answer, src/channel/permit-answer.ts, over a
+ * JudgmentService on a fake System One, found through its session file). The editor's judge decides and
+ * records the call with the hook's source; a destructive call is not allowed; with the editor gone the CLI
+ * configuration is used (none: no allow; a fake System One of its own: judged there).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { answerPermit } from '../../src/channel/permit-answer';
+import { GateChannelServer } from '../../src/channel/server';
+import { newSessionSecrets, writeSessionFile } from '../../src/channel/session-file';
+import type { DecisionRecord } from '../../src/ledger/record';
+import { DEFAULT_FLOORS } from '../../src/policy/thresholds';
+import { SpendCap } from '../../src/providers/spend-cap';
+import { SystemOneProvider } from '../../src/providers/systemone';
+import { ALL_TOOLS } from '../../src/tools';
+import { JudgmentService } from '../../src/tools/judgment-service';
+import { answerAll, choice, noul, startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
+import { capture } from '../helpers/processes';
+
+const DIST = join(__dirname, '..', '..', 'dist');
+const FIX = join(__dirname, '..', 'fixtures', 'hosts', 'claude-code');
+
+const SAFE = {
+  effect: choice('read_only', 0.95, { read_only: 0.96, local_write: 0.02, external_write: 0.01, destructive: 0.01 }),
+  serves_request: noul(0.95),
+  exfiltration: noul(0.02),
+  planted_purpose: noul(0.02),
+};
+const DESTRUCTIVE = { ...SAFE, effect: choice('destructive', 0.97, { read_only: 0.01, local_write: 0.01, external_write: 0.01, destructive: 0.97 }) };
+
+let tmp: string;
+let ws: string;
+let state: string;
+let editorJudge: FakeSystemOne;
+let cliJudge: FakeSystemOne;
+let answers: Record<string, unknown> = SAFE;
+const records: DecisionRecord[] = [];
+let server: GateChannelServer;
+
+before(async () => {
+  assert.ok(existsSync(join(DIST, 'cli.js')), 'run `node scripts/build.mjs` first');
+  tmp = mkdtempSync(join(tmpdir(), 'jev-guard-editor-'));
+  ws = join(tmp, 'ws');
+  state = join(tmp, 'state');
+  mkdirSync(ws);
+  editorJudge = await startFakeSystemOne({ answerer: (req) => answerAll((req.body as { questions: never }).questions, answers as never, { model: 'editor-model' }) });
+  cliJudge = await startFakeSystemOne({ answerer: (req) => answerAll((req.body as { questions: never }).questions, SAFE, { model: 'cli-model' }) });
+  const service = new JudgmentService({
+    provider: new SystemOneProvider({ baseUrl: editorJudge.url, apiKey: 'sk-editor-secret-key-77', spendCap: new SpendCap() }),
+    tools: ALL_TOOLS,
+    floors: DEFAULT_FLOORS,
+    model: 'editor-model',
+    timeoutMs: 5000,
+    onRecord: (r) => records.push(r),
+  });
+  const { id, token } = newSessionSecrets();
+  const deps = { service, choice: () => ({ kind: 'systemone' as const, reason: 'API key set' }), model: () => 'editor-model', roots: () => [ws], editor: 'Test Editor' };
+  server = new GateChannelServer({ token, handler: async () => ({ v: 1, status: 'refused', message: 'no gate here' }), permit: (req, signal) => answerPermit(deps, req, signal) });
+  const { port } = await server.start();
+  await writeSessionFile(state, { v: 1, id, pid: process.pid, port, token, roots: [ws], editor: 'Test Editor', started: new Date().toISOString(), judge: { provider: 'systemone', mock: false } });
+});
+after(async () => {
+  await server?.stop();
+  await editorJudge?.close();
+  await cliJudge?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: tmp, JEV_TEST: '1', JEV_STATE_DIR: state, ...extra };
+}
+
+/** The Bash PreToolUse event of the fixture, in the workspace `ws`. */
+function bashEvent(command: string): string {
+  const e = JSON.parse(readFileSync(join(FIX, 'pre-tool-use-bash.json'), 'utf8')) as Record<string, unknown>;
+  e.cwd = ws;
+  e.transcript_path = join(ws, 'none.jsonl');
+  e.tool_input = { command };
+  return JSON.stringify(e);
+}
+
+const guard = (entry: 'cli.js' | 'guard.js', input: string, extra: Record<string, string> = {}) =>
+  capture(process.execPath, [join(DIST, entry), 'guard', '--host', 'claude-code'], { cwd: tmp, env: env(extra), input });
+
+const decision = (stdout: string): string => (stdout.trim() === '' ? '' : (JSON.parse(stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision);
+
+describe('the guard hook judges through the running editor', () => {
+  it("with no CLI backend: the editor's judge decides, recorded in its ledger with the hook's source", async () => {
+    answers = SAFE;
+    const before = records.length;
+    const r = await guard('cli.js', bashEvent('npm run lint'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(decision(r.stdout), 'allow', r.stderr);
+    assert.match(r.stderr, /judged by the editor \(Test Editor, systemone editor-model: API key set\)/);
+    const mine = records.slice(before);
+    assert.equal(mine.length, 1);
+    assert.equal(mine[0]!.tool, 'jev_permit');
+    assert.equal(mine[0]!.source, 'guard hook, claude-code');
+    assert.equal(cliJudge.count(), 0);
+  });
+
+  it('a call the editor judges destructive is not allowed (lean entry dist/guard.js)', async () => {
+    answers = DESTRUCTIVE;
+    const before = records.length;
+    const r = await guard('guard.js', bashEvent('rm -rf build'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.notEqual(decision(r.stdout), 'allow');
+    assert.match(r.stderr, /judged by the editor/);
+    assert.equal(records.length, before + 1, 'judged by the editor, from the event cwd');
+  });
+
+  it('with the editor gone: the CLI configuration, none means no allow; a CLI backend judges', async () => {
+    await server.stop();
+    answers = SAFE;
+    const none = await guard('cli.js', bashEvent('npm run lint'));
+    assert.notEqual(decision(none.stdout), 'allow');
+    assert.match(none.stderr, /did not answer/);
+    assert.match(none.stderr, /no allow: .*no judgment backend/);
+    const cli = await guard('cli.js', bashEvent('npm run lint'), { JEV_BASE_URL: cliJudge.url, JEV_API_KEY: 'sk-cli-secret-key-42', JEV_LEDGER: join(tmp, 'ledger.jsonl') });
+    assert.equal(decision(cli.stdout), 'allow', cli.stderr);
+    assert.match(cli.stderr, /judged by the CLI configuration/);
+    assert.equal(cliJudge.count(), 1);
+  });
+});
