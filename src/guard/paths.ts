@@ -1,14 +1,34 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
- * File paths of a tool call against the workspace. Paths are compared as written (resolved, not
- * followed through symlinks: a link inside the workspace pointing out of it counts as inside, which is
- * why a path alone never settles a write).
+ * File paths of a tool call against the workspace. Paths are compared where they really lead: symlinks are
+ * followed (a link inside the workspace pointing out of it, e.g. `sshlink -> ~/.ssh`, counts as outside, so no
+ * `Read(./**)` or `Edit(src/**)` rule covers it and a deny rule on its target fires).
  */
 
-/** `path` resolved against `cwd` (absolute paths stay as they are; `~` is not expanded here). */
+/**
+ * `path` with every symlink followed: the real path of its longest existing prefix, plus the rest (a file
+ * not written yet lies where its existing parent really is). Never throws; an unreadable path stays as given.
+ */
+export function followLinks(path: string): string {
+  let head = path;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync.native(head), ...tail);
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return path;
+      tail.unshift(basename(head));
+      head = parent;
+    }
+  }
+}
+
+/** `path` resolved against `cwd` (absolute paths stay as they are; `~` is not expanded here), symlinks followed. */
 export function resolveAgainst(cwd: string | undefined, path: string): string {
-  return cwd === undefined ? resolve(path) : resolve(cwd, path);
+  return followLinks(cwd === undefined ? resolve(path) : resolve(cwd, path));
 }
 
 /** True when `child` is `parent` or inside it. */

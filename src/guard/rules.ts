@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { CallFacts } from './types';
+import { followLinks } from './paths';
 
 /**
  * Permission rules in the syntax agent users know from Claude Code's settings: `Tool` or
@@ -68,7 +69,7 @@ export function pathGlob(absPattern: string): RegExp {
 /** The absolute form of a path specifier, against the workspace `root`. */
 export function absolutePattern(spec: string, root: string): string {
   if (spec.startsWith('//')) return spec.slice(1);
-  if (spec === '~' || spec.startsWith('~/')) return homedir() + spec.slice(1);
+  if (spec === '~' || spec.startsWith('~/')) return followLinks(homedir()) + spec.slice(1);
   if (spec.startsWith('/')) return root.replace(/\/$/, '') + spec;
   const rel = spec.startsWith('./') ? spec.slice(2) : spec;
   return rel === '' || rel === '.' ? root : `${root.replace(/\/$/, '')}/${rel}`;
@@ -125,7 +126,8 @@ function toolMatches(rule: Rule, facts: CallFacts, hostTool: string): boolean {
 /** The parts of a compound shell command. */
 export function commandParts(command: string): string[] {
   return command
-    .split(/&&|\|\||[;|\n]/)
+    // Every separator of a shell list or pipeline: `&&`, `||`, `|&`, `;`, `|`, a lone `&` (background), newlines.
+    .split(/&&|\|\||\|&|[;|&\n\r]/)
     .map((p) => p.trim())
     .filter((p) => p !== '');
 }

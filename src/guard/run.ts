@@ -3,7 +3,7 @@ import { compilePermissions, decideByRules, parsePermissions } from './permissio
 import { loadGuardConfig } from './config';
 import { checkGrant } from './grants';
 import type { HostAdapter } from './hosts';
-import { pathsInWorkspace } from './paths';
+import { followLinks, pathsInWorkspace } from './paths';
 import { redactCall, redactLine } from './secrets';
 import { MAX_EVENT_BYTES, readBounded } from './stdin';
 import { readRequest } from './transcript';
@@ -133,7 +133,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
     return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on a ${event.eventName} event (only PreToolUse and PermissionRequest are judged)`, verdict, event };
   }
 
-  const root = resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd);
+  const root = followLinks(resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd));
   let config;
   try {
     config = await loadGuardConfig(root, o.configPath);

@@ -16,6 +16,11 @@ const PATTERNS: readonly RegExp[] = [
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{16,}/gi,
   /\b((?:password|passwd|secret|token|api[_-]?key)\s*[=:]\s*)(['"]?)[^\s'"]{6,}\2/gi,
+  // An environment assignment whose name says secret: AWS_SECRET_ACCESS_KEY=…, GITHUB_TOKEN=…, DB_PASSWORD=…
+  /\b([A-Z][A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*\s*=\s*)(['"]?)[^\s'"]{4,}\2/g,
+  // curl/wget style user:password (-u, --user, --password) and user:password@ in URLs.
+  /((?:\s|^)(?:-u|--user|--proxy-user)\s+['"]?[^\s:'"]+:)[^\s'"]+/g,
+  /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:@/]+:)[^\s@/]+(?=@)/gi,
 ];
 
 /** `text` with known credential shapes replaced by REDACTED. */

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 
 /**
  * The user's request, from a host's JSONL transcript (`transcript_path`): the last user messages, newest
@@ -69,7 +70,9 @@ export async function readRequest(path: string | undefined, budget = REQUEST_BUD
   if (path === undefined) return undefined;
   let handle;
   try {
-    handle = await open(path, 'r');
+    // Only a regular file: a FIFO or a device would block the read past the hook's deadline.
+    if (!(await stat(path)).isFile()) return undefined;
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
     const { size } = await handle.stat();
     const length = Math.min(size, TRANSCRIPT_TAIL_BYTES);
     const buf = Buffer.alloc(length);
