@@ -4,7 +4,7 @@
 // resources/read; a real tools/call result delivered by ext-apps' AppBridge to the view in a sandboxed
 // iframe under the CSP of its `_meta.ui.csp`, in Debian Chromium (playwright-core). Checks the verdict,
 // the details, the what-if slider flipping jev_step from execute_tool to gather_context while the
-// returned decision stands, the VS Code link, claims of jev_gate, and no CSP violation or page error.
+// returned decision stands, the open-in-editor tool call, claims of jev_gate, and no CSP violation or page error.
 // Screenshots (light, dark, 360 and 800 px) go to test-results/card-*.png.
 // Usage: node test/e2e/card-check.mjs   (needs a build: node scripts/build.mjs)
 import { strict as assert } from 'node:assert';
@@ -163,12 +163,16 @@ async function main() {
     await context.close();
   });
 
-  await check('in VS Code the card opens the decision in the Jev panel; elsewhere it only copies', async () => {
+  await check('where the server offers its app-only open tool the card calls it with the decision id; elsewhere it only copies', async () => {
     const id = result._meta['jevcp/decision'].id;
-    const vs = await render(browser, host, card, { tool: 'jev_step', input, result, hostName: 'Visual Studio Code' });
+    // The editor's endpoint names its app-only tool in the decision (src/mcp/app-card.ts); `jevcp serve` has none.
+    assert.equal(result._meta['jevcp/decision'].open_tool, undefined, 'jevcp serve offers no open tool');
+    const inEditor = { ...result, _meta: { ...result._meta, 'jevcp/decision': { ...result._meta['jevcp/decision'], open_tool: 'jev_open_decision' } } };
+    const vs = await render(browser, host, card, { tool: 'jev_step', input, result: inEditor, hostName: 'Visual Studio Code' });
     await vs.frame.locator('#open-panel').click();
-    await vs.page.waitForFunction(() => window.__openedLinks.length > 0);
-    assert.deepEqual(await vs.page.evaluate(() => window.__openedLinks), [`vscode://jevcp.jev-control-panel/decision?id=${id}`]);
+    await vs.frame.locator('#open-panel', { hasText: 'Opened in Jev panel' }).waitFor();
+    assert.deepEqual(await vs.page.evaluate(() => window.__calledTools), [{ name: 'jev_open_decision', arguments: { id } }]);
+    assert.deepEqual(await vs.page.evaluate(() => window.__openedLinks), [], 'no ui/open-link: VS Code refuses non-http(s) links');
     await vs.context.close();
     const other = await render(browser, host, card, { tool: 'jev_step', input, result });
     assert.equal(await other.frame.locator('#open-panel').count(), 0);

@@ -25,6 +25,7 @@ declare global {
     __startCard(o: StartOptions): Promise<void>;
     __setTheme(theme: 'light' | 'dark', variables: Record<string, string>): void;
     __openedLinks: string[];
+    __calledTools: { name: string; arguments?: Record<string, unknown> }[];
     __delivered: number;
     __sizes?: number;
   }
@@ -33,6 +34,7 @@ declare global {
 let bridge: AppBridge | undefined;
 let context: McpUiHostContext = {};
 window.__openedLinks = [];
+window.__calledTools = [];
 
 window.__startCard = async (o) => {
   document.documentElement.dataset.theme = o.theme;
@@ -59,7 +61,12 @@ window.__startCard = async (o) => {
     platform: 'web',
     toolInfo: { tool: { name: o.tool, inputSchema: { type: 'object' } } },
   };
-  bridge = new AppBridge(null, { name: o.hostName, version: '1.0.0' }, { openLinks: {} }, { hostContext });
+  bridge = new AppBridge(null, { name: o.hostName, version: '1.0.0' }, { openLinks: {}, serverTools: {} }, { hostContext });
+  // Stands in for the server behind the host: records what the view calls (the editor opens the decision).
+  bridge.oncalltool = async ({ name, arguments: args }) => {
+    window.__calledTools.push({ name, ...(args ? { arguments: args } : {}) });
+    return { content: [{ type: 'text', text: 'opened' }] };
+  };
   bridge.onopenlink = async ({ url }) => {
     window.__openedLinks.push(url);
     return {};
