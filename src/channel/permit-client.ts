@@ -73,6 +73,10 @@ export function editorPermitJudge(sessions: readonly EditorSession[], target: Pe
         note(`the editor ${session.editor} refused: ${r.message}`);
         continue;
       }
+      if (r.status === 'recorded') {
+        note(`the editor ${session.editor} recorded the call instead of judging it`);
+        continue;
+      }
       if (r.status === 'no-backend') {
         note(`the editor ${session.editor} has only the mock judge (${r.judge.reason}), which never decides a permission`);
         continue;

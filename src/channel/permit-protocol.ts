@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import type { PermitInput } from '../guard/types';
 import { CHANNEL_VERSION, type ChannelOutcome, type JudgeInfo } from './protocol';
+import type { RecordedResponse, SettledCall } from './permit-route';
 
-/** Request path of the permit route. */
-export const PERMIT_PATH = '/v1/permit';
+export { PERMIT_PATH } from './permit-route';
 /** Largest permit request body, bytes (the guard reads at most 1 MiB of hook event; its input is smaller). */
 export const MAX_PERMIT_BODY_BYTES = 2 * 1024 * 1024;
 
@@ -24,8 +24,10 @@ export interface PermitChannelRequest {
   host: string;
   /** The agent the call is judged as (ledger `agent`). */
   agent: string;
-  /** Where the call comes from, in words (`guard hook, claude-code`); shown with the decision in the feed. */
+  /** Where the call comes from, in words (`guard hook, claude-code · session 1a2b3c4d`); shown with the decision in the feed. */
   source: string;
+  /** Present when the guard settled the call itself (a rule or a grant): the editor only records it. */
+  settled?: SettledCall;
 }
 
 /** The request as checked by the editor (`input` is checked by jev_permit's own schema). */
@@ -37,6 +39,16 @@ export const permitRequestSchema = z
     host: z.string().min(1).max(100),
     agent: z.string().min(1).max(200),
     source: z.string().min(1).max(200),
+    settled: z
+      .object({
+        decision: z.enum(['allow', 'ask', 'deny']),
+        reason_codes: z.array(z.enum(['RULE_ALLOW', 'RULE_ASK', 'RULE_DENY', 'CAPABILITY_VIOLATION'])).length(1),
+        settled_by: z.enum(['rule', 'grant']),
+        rule: z.string().min(1).max(1000).optional(),
+        reason: z.string().min(1).max(2000),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -46,7 +58,9 @@ export type PermitChannelResponse =
   /** The editor has only the mock judge: the mock never decides a permission, the hook tries the CLI configuration. */
   | { v: 1; status: 'no-backend'; judge: JudgeInfo }
   /** The editor cannot judge this (not a workspace it has open): the hook tries the CLI configuration. */
-  | { v: 1; status: 'refused'; message: string };
+  | { v: 1; status: 'refused'; message: string }
+  /** A settled call was recorded (ledger and feed); nothing was judged. */
+  | RecordedResponse;
 
 /** Whether `v` is an answer of the permit route (shape only; the hook checks the result itself). */
 export function isPermitResponse(v: unknown): v is PermitChannelResponse {

@@ -3,10 +3,9 @@ import type { JudgmentService } from '../tools/judgment-service';
 import type { PermitInput, PermitJudge, PermitResult } from './types';
 
 /**
- * WIRING POINT for the lead: the guard's judge is jev_permit, called through the one judgment path
- * (`JudgmentService.call`), so redaction, budget, provider deadline, validation and the ledger record
- * all apply. Until src/tools/jev-permit.ts is in ALL_TOOLS this reports "jev_permit is not available",
- * and the guard never allows.
+ * The guard's judge is jev_permit, called through the one judgment path (`JudgmentService.call`), so
+ * redaction, budget, provider deadline, validation and the ledger record all apply. A service without
+ * jev_permit reports "jev_permit is not available", and the guard never allows.
  */
 
 /** The jev_permit tool name. */

@@ -7,14 +7,15 @@ import { followLinks, pathsInWorkspace } from './paths';
 import { redactCall, redactLine } from './secrets';
 import { MAX_EVENT_BYTES, readBounded } from './stdin';
 import { readRequest } from './transcript';
-import type { GuardEvent, GuardVerdict, PermitInput, PermitJudge, PermitResult } from './types';
+import type { CallFacts, GuardEvent, GuardVerdict, PermitInput, PermitJudge, PermitResult, SettledCall, SettledRecorder } from './types';
 
 /**
  * One run of the guard: read one hook event, settle it by the agent's grants and the permission rules,
  * else judge it (jev_permit through the PermitJudge port) under a deadline, and write the host's answer.
  * It never allows on a failure: an unreadable or oversized event, a bad configuration, no judge, the mock
  * judge, a judge error or a missed deadline give the failure verdict (`ask`, which each host adapter
- * writes as its way of leaving the decision to a person) and one line on stderr naming the cause.
+ * writes as its way of leaving the decision to a person) and one line on stderr naming the cause. A call
+ * settled by a grant or a rule is recorded (`record`, the running editor's ledger and feed) before the answer.
  */
 
 /** Who decided a call settled without judgment. */
@@ -48,6 +49,8 @@ export interface GuardRunOptions {
   /** jev_permit thresholds in [0,1], when set (JEV_AUTO_ACCEPT, JEV_REVIEW_AT). */
   autoAccept?: number;
   reviewAt?: number;
+  /** Records a call settled by a grant or a rule (best effort, bounded by the caller); absent: not recorded. */
+  record?: SettledRecorder;
 }
 
 /** What the run answers. */
@@ -85,6 +88,33 @@ export function verdictOfPermit(result: PermitResult): GuardVerdict {
     model: result.model,
     ...(typeof result.record_id === 'string' ? { recordId: result.record_id } : {}),
   };
+}
+
+/** jev_permit's input for `event`: the request (redacted), the call (redacted) and the host's trusted facts. */
+function permitInput(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string, request: string | undefined): PermitInput {
+  return {
+    request: redactLine(request ?? '(the host gave no transcript: the user request is unknown)', o.secrets),
+    call: { tool: event.tool, input: redactCall(event.input, o.secrets) },
+    host: {
+      name: o.host.name,
+      agent,
+      ...(facts.effect ? { effect: facts.effect } : {}),
+      ...(facts.paths.length ? { paths_in_workspace: pathsInWorkspace(facts.paths, root) } : {}),
+      ...(event.permissionMode ? { permission_mode: event.permissionMode } : {}),
+    },
+    ...(o.autoAccept !== undefined ? { auto_accept: o.autoAccept } : {}),
+    ...(o.reviewAt !== undefined ? { review_at: o.reviewAt } : {}),
+  };
+}
+
+/** Answers a settled call, after recording it when a recorder is given (its record id goes on the verdict). */
+async function settle(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string, verdict: GuardVerdict, settled: SettledCall): Promise<GuardRunResult> {
+  if (o.record) {
+    const input = permitInput(o, event, facts, agent, root, await readRequest(event.transcriptPath));
+    const recordId = await o.record({ input, settled, event, agent, root }).catch(() => undefined);
+    if (recordId) verdict = { ...verdict, recordId };
+  }
+  return { stdout: o.host.answer(event, verdict), verdict, event };
 }
 
 class DeadlineError extends Error {}
@@ -148,7 +178,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
     const grant = checkGrant(manifest, [event.tool, facts.ruleTool]);
     if (!grant.allowed) {
       const verdict = local('deny', 'CAPABILITY_VIOLATION', `${event.tool} is outside the grants of agent ${JSON.stringify(agent)}: ${grant.reason}`);
-      return { stdout: host.answer(event, verdict), verdict, event };
+      return settle(o, event, facts, agent, root, verdict, { decision: 'deny', reason_codes: ['CAPABILITY_VIOLATION'], settled_by: 'grant', reason: verdict.reason });
     }
   }
   let rule;
@@ -160,7 +190,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   if (rule) {
     const code = rule.decision === 'allow' ? 'RULE_ALLOW' : rule.decision === 'ask' ? 'RULE_ASK' : 'RULE_DENY';
     const verdict = local(rule.decision, code, `${rule.decision} by the rule ${JSON.stringify(rule.rule)}`);
-    return { stdout: host.answer(event, verdict), verdict, event };
+    return settle(o, event, facts, agent, root, verdict, { decision: rule.decision, reason_codes: [code], settled_by: 'rule', rule: rule.rule, reason: verdict.reason });
   }
 
   const remaining = () => o.deadlineMs - (Date.now() - started);
@@ -172,19 +202,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   }
   if (available.kind === 'none') return fail(host, event, available.code ?? 'NO_BACKEND', available.reason);
   const request = await readRequest(event.transcriptPath);
-  const input: PermitInput = {
-    request: redactLine(request ?? '(the host gave no transcript: the user request is unknown)', o.secrets),
-    call: { tool: event.tool, input: redactCall(event.input, o.secrets) },
-    host: {
-      name: host.name,
-      agent,
-      ...(facts.effect ? { effect: facts.effect } : {}),
-      ...(facts.paths.length ? { paths_in_workspace: pathsInWorkspace(facts.paths, root) } : {}),
-      ...(event.permissionMode ? { permission_mode: event.permissionMode } : {}),
-    },
-    ...(o.autoAccept !== undefined ? { auto_accept: o.autoAccept } : {}),
-    ...(o.reviewAt !== undefined ? { review_at: o.reviewAt } : {}),
-  };
+  const input = permitInput(o, event, facts, agent, root, request);
   const budget = remaining();
   if (budget <= 0) return fail(host, event, 'TIMEOUT', `no time left before the hook deadline of ${o.deadlineMs} ms`);
   let result: PermitResult;

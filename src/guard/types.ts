@@ -103,3 +103,23 @@ export interface GuardVerdict {
   /** Ledger record id of the judgment, when there was one. */
   recordId?: string;
 }
+
+/** A decision the guard made without judgment (a permission rule or the agent's grants), as it is recorded. */
+export interface SettledCall {
+  decision: 'allow' | 'ask' | 'deny';
+  /** One code: RULE_ALLOW, RULE_ASK, RULE_DENY or CAPABILITY_VIOLATION. */
+  reason_codes: string[];
+  /** What settled it: a permission rule, or the agent's grants. */
+  settled_by: 'rule' | 'grant';
+  /** The deciding pattern (`Bash(git status*)`), for a rule. */
+  rule?: string;
+  /** The one line the host was told. */
+  reason: string;
+}
+
+/**
+ * Records a settled call (in the running editor's ledger and feed, src/channel/settled-client.ts); resolves
+ * to the record id, or undefined when nothing recorded it. Never rejects; never changes the decision.
+ */
+export type SettledRecorder = (call: { input: PermitInput; settled: SettledCall; event: GuardEvent; agent: string; root: string }) => Promise<string | undefined>;
+

@@ -7,7 +7,7 @@
  * configuration is used (none: no allow; a fake System One of its own: judged there).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -60,7 +60,7 @@ before(async () => {
     onRecord: (r) => records.push(r),
   });
   const { id, token } = newSessionSecrets();
-  const deps = { service, choice: () => ({ kind: 'systemone' as const, reason: 'API key set' }), model: () => 'editor-model', roots: () => [ws], editor: 'Test Editor' };
+  const deps = { service, choice: () => ({ kind: 'systemone' as const, reason: 'API key set' }), model: () => 'editor-model', roots: () => [ws], editor: 'Test Editor', record: async (r: DecisionRecord) => void records.push(r) };
   server = new GateChannelServer({ token, handler: async () => ({ v: 1, status: 'refused', message: 'no gate here' }), permit: (req, signal) => answerPermit(deps, req, signal) });
   const { port } = await server.start();
   await writeSessionFile(state, { v: 1, id, pid: process.pid, port, token, roots: [ws], editor: 'Test Editor', started: new Date().toISOString(), judge: { provider: 'systemone', mock: false } });
@@ -101,7 +101,7 @@ describe('the guard hook judges through the running editor', () => {
     const mine = records.slice(before);
     assert.equal(mine.length, 1);
     assert.equal(mine[0]!.tool, 'jev_permit');
-    assert.equal(mine[0]!.source, 'guard hook, claude-code');
+    assert.equal(mine[0]!.source, 'guard hook, claude-code · session abc123', 'the host and its session, from the event');
     assert.equal(cliJudge.count(), 0);
   });
 
@@ -113,6 +113,33 @@ describe('the guard hook judges through the running editor', () => {
     assert.notEqual(decision(r.stdout), 'allow');
     assert.match(r.stderr, /judged by the editor/);
     assert.equal(records.length, before + 1, 'judged by the editor, from the event cwd');
+  });
+
+  it('a call a rule settles is recorded in the editor as local-policy, with no request upstream (lean entry)', async () => {
+    const before = records.length;
+    const upstream = editorJudge.count();
+    mkdirSync(join(ws, '.jev'), { recursive: true });
+    writeFileSync(join(ws, '.jev', 'config.json'), JSON.stringify({ permissions: { allow: ['Bash(git status*)'] } }));
+    let r;
+    try {
+      r = await guard('guard.js', bashEvent('git status --short'));
+    } finally {
+      rmSync(join(ws, '.jev'), { recursive: true, force: true });
+    }
+    assert.equal(decision(r.stdout), 'allow', r.stderr);
+    const mine = records.slice(before);
+    assert.equal(mine.length, 1, 'one record');
+    const rec = mine[0]!;
+    assert.equal(rec.tool, 'jev_permit');
+    assert.equal(rec.provider, 'local-policy');
+    assert.equal(rec.questions, null);
+    assert.deepEqual(rec.exchanges, []);
+    assert.equal(rec.source, 'guard hook, claude-code · session abc123');
+    const result = rec.result as { decision: string; action: string; reason_codes: string[]; settled_by: string; rule?: string };
+    assert.deepEqual([result.decision, result.action, result.reason_codes, result.settled_by], ['allow', 'auto', ['RULE_ALLOW'], 'rule']);
+    assert.match(result.rule ?? '', /^Bash\(git status/);
+    assert.deepEqual((rec.input as { call: unknown }).call, { tool: 'Bash', input: { command: 'git status --short' } });
+    assert.equal(editorJudge.count(), upstream, 'nothing was judged');
   });
 
   it('with the editor gone: the CLI configuration, none means no allow; a CLI backend judges', async () => {

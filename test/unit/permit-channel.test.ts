@@ -60,6 +60,7 @@ function deps(provider: JudgmentProvider, kind: string, records: DecisionRecord[
     model: () => 'editor-model',
     roots: () => [tmp],
     editor: 'Test Editor',
+    record: async (r) => void records.push(r),
   };
 }
 
@@ -146,6 +147,33 @@ describe("the editor's answer to the guard hook", () => {
     assert.equal(other.status, 'refused');
     assert.equal(provider.calls, 0);
     assert.equal(records.length, 0);
+  });
+
+  it('a call the guard settled is only recorded (local-policy, no request), with any judge, the mock included', async () => {
+    for (const kind of ['mock', 'systemone']) {
+      const records: DecisionRecord[] = [];
+      const provider = new ScriptedProvider(CONFIDENT);
+      const settled = { decision: 'deny' as const, reason_codes: ['RULE_DENY'], settled_by: 'rule' as const, rule: 'Bash(rm *)', reason: 'deny by the rule "Bash(rm *)" [RULE_DENY]' };
+      const r = await answerPermit(deps(provider, kind, records), body({ settled }), new AbortController().signal);
+      assert.equal(r.status, 'recorded', kind);
+      assert.equal(provider.calls, 0, `${kind}: nothing judged`);
+      assert.equal(records.length, 1);
+      assert.equal(r.status === 'recorded' && r.recordId, records[0]!.id);
+      assert.equal(records[0]!.provider, 'local-policy');
+      assert.deepEqual(records[0]!.result, { action: 'escalate', decision: 'deny', reason_codes: ['RULE_DENY'], settled_by: 'rule', rule: 'Bash(rm *)', reason: settled.reason, model: 'local-policy' });
+      assert.equal(records[0]!.source, 'guard hook, claude-code');
+    }
+    const elsewhere: DecisionRecord[] = [];
+    const settled = { decision: 'allow' as const, reason_codes: ['RULE_ALLOW'], settled_by: 'rule' as const, reason: 'x' };
+    const other = await answerPermit(deps(new ScriptedProvider(CONFIDENT), 'mock', elsewhere), body({ root: join(tmpdir(), 'elsewhere-not-open'), settled }), new AbortController().signal);
+    assert.equal(other.status, 'refused', 'a folder the editor does not have open is not recorded either');
+    assert.equal(elsewhere.length, 0);
+  });
+
+  it('the request schema takes a settled call and refuses a made-up reason code', () => {
+    const settled = { decision: 'allow', reason_codes: ['RULE_ALLOW'], settled_by: 'rule', rule: 'Read', reason: 'r' };
+    assert.ok(permitRequestSchema.safeParse({ ...body(), settled }).success);
+    assert.equal(permitRequestSchema.safeParse({ ...body(), settled: { ...settled, reason_codes: ['accepted'] } }).success, false);
   });
 });
 

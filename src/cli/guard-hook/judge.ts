@@ -3,6 +3,7 @@ import { editorPermitJudge, permitSessions } from '../../channel/permit-client';
 import { loadConfig } from '../../config/env';
 import { stateDir } from '../../gate/state-dir';
 import { hasPermitTool, servicePermitJudge } from '../../guard/judge';
+import { guardSource } from '../../guard/source';
 import type { JudgeAvailability } from '../../guard/run';
 import type { GuardEvent, PermitJudge } from '../../guard/types';
 import { configError } from '../../judgment/errors';
@@ -19,7 +20,7 @@ import { safeText } from '../safe-text';
  * needs judging.
  */
 export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime }): (event?: GuardEvent, agent?: string) => Promise<JudgeAvailability> {
-  const cliJudge = async (): Promise<JudgeAvailability> => {
+  const cliJudge = async (source: string): Promise<JudgeAvailability> => {
     const config = loadConfig(io.env);
     if (config.provider === 'mock') {
       return config.providerReason === 'no backend configured'
@@ -29,26 +30,27 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
     const runtime = createRuntime(io, { mockNotice: false });
     hold.runtime = runtime;
     if (!hasPermitTool(runtime.service)) return { kind: 'none', code: 'NO_PERMIT_TOOL', reason: 'jev_permit is not available in this build of jevcp' };
-    return { kind: 'judge', judge: servicePermitJudge(runtime.service, 'guard', `guard hook, ${host}`), label: `the CLI configuration (${runtime.label})` };
+    return { kind: 'judge', judge: servicePermitJudge(runtime.service, 'guard', source), label: `the CLI configuration (${runtime.label})` };
   };
   return async (event, agent) => {
     // The workspace as src/guard/run.ts resolves it; an editor open on it judges first.
     const root = resolve(io.env.CLAUDE_PROJECT_DIR || event?.cwd || io.cwd);
+    const source = guardSource(host, event?.sessionId);
     let sessions: Awaited<ReturnType<typeof permitSessions>> = [];
     try {
       sessions = await permitSessions(stateDir(io.env), root);
     } catch {
       // A bad JEV_STATE_DIR: no editor to ask; the CLI configuration decides.
     }
-    if (sessions.length === 0) return cliJudge();
+    if (sessions.length === 0) return cliJudge(source);
     const fallback: PermitJudge = async (input, opts) => {
-      const cli = await cliJudge();
+      const cli = await cliJudge(source);
       if (cli.kind === 'none') throw configError(`no editor judged the call, and the CLI configuration has no judge: ${cli.reason}`);
       io.stderr.write(safeText(`jevcp guard: judged by ${cli.label}\n`));
       return cli.judge(input, opts);
     };
     const note = (line: string) => io.stderr.write(safeText(`jevcp guard: ${line}\n`));
-    const target = { root, host, agent: agent ?? host, source: `guard hook, ${host}` };
+    const target = { root, host, agent: agent ?? host, source };
     return { kind: 'judge', judge: editorPermitJudge(sessions, target, fallback, note), label: `the editor (${sessions[0]!.editor}), else the CLI configuration` };
   };
 }

@@ -5,6 +5,7 @@ import { hostAdapter } from '../../guard/hosts';
 import { failureVerdict, runGuard, type GuardRunResult, type JudgeAvailability } from '../../guard/run';
 import type { GuardEvent } from '../../guard/types';
 import { EXIT, type CliIO } from '../io';
+import { editorSettledRecorder } from './record';
 import { safeText } from '../safe-text';
 
 /** Margin between our deadline and the host's hook timeout, ms. */
@@ -65,6 +66,7 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
     secrets: usableSecrets(secretValues(io.env)),
     autoAccept: threshold(io.env, 'JEV_AUTO_ACCEPT'),
     reviewAt: threshold(io.env, 'JEV_REVIEW_AT'),
+    record: editorSettledRecorder(io.env, host.name),
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<GuardRunResult>((done) => {
