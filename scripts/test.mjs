@@ -7,15 +7,30 @@
 // chat model in code-server) runs last. Every step that needs Chromium, code-server or their Node gets them through
 // scripts/vscode-host/ensure-host.mjs (installs on first use), so any step may run first or alone on a fresh machine.
 // Usage: node scripts/test.mjs [--only lint,unit,integration,conformance,card,host,e2e,agent]
-// (through npm: `npm test -- --only card`; without the `--`, npm takes --only as its own option and runs everything).
+// Through npm: `npm test -- --only card` (npm 11 takes a bare `npm test --only card` as its own, invalid, config
+// and passes nothing on, so that form runs everything).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const onlyArg = process.argv.indexOf('--only');
-const only = onlyArg > 0 ? new Set(process.argv[onlyArg + 1].split(',')) : null;
+const SUITES = ['lint', 'unit', 'integration', 'conformance', 'card', 'host', 'e2e', 'agent'];
+
+/** The value of `--only X` or `--only=X` in `argv` ('' when `--only` has none), else undefined. */
+function onlyIn(argv) {
+  const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (i < 0) return undefined;
+  return argv[i].startsWith('--only=') ? argv[i].slice('--only='.length) : (argv[i + 1] ?? '');
+}
+
+const onlyValue = onlyIn(process.argv.slice(2));
+const only = onlyValue === undefined ? null : new Set(onlyValue.split(','));
+const unknown = only ? [...only].filter((s) => !SUITES.includes(s)) : [];
+if (only && (only.size === 0 || unknown.length)) {
+  console.error(`test: --only takes a comma-separated list of ${SUITES.join(', ')}; got ${JSON.stringify(onlyValue)}`);
+  process.exit(2);
+}
 const want = (suite) => !only || only.has(suite);
 
 function testFiles(dir) {
