@@ -20,7 +20,7 @@ export function renderAgents(agents: readonly AgentView[] | undefined, post: (m:
     'ul',
     { class: 'agents', id: 'agents' },
     agents.map((a) =>
-      h(
+      a.hook ? renderHookAgent(a, a.hook) : h(
         'li',
         { class: 'agent', 'data-agent': a.name },
         h('div', { class: 'agent-head' }, codicon('person'), h('span', { class: 'agent-name' }, a.name)),
@@ -134,5 +134,32 @@ function grantChip(agent: string, g: string, post: (m: WebviewToHost) => void): 
           },
           codicon('close'),
         ),
+  );
+}
+
+/**
+ * An agent a guard hook runs as (Claude Code, VS Code's agent, Codex…): which hosts, its grants from
+ * `.jev/config.json` (read-only here: the hook reads that file), and the permission rules every call meets
+ * before it is judged.
+ */
+function renderHookAgent(a: AgentView, hook: NonNullable<AgentView['hook']>): HTMLElement {
+  const chips = (rules: string[]) => (rules.length ? rules.map((r) => h('span', { class: 'chip' }, h('code', null, breakable(r)))) : h('span', { class: 'muted' }, 'none'));
+  return h(
+    'li',
+    { class: 'agent hook-agent', 'data-agent': a.name, 'data-hook': 'true' },
+    h('div', { class: 'agent-head' }, codicon('shield'), h('span', { class: 'agent-name' }, a.name), h('span', { class: 'muted' }, ` · guard hook of ${hook.hosts.join(', ')}`)),
+    hook.problem
+      ? h('ul', { class: 'warnings' }, h('li', { class: 'warning-text' }, codicon('warning'), ' ', `${hook.problem} (the hook asks you for every call until this is fixed)`))
+      : null,
+    h(
+      'div',
+      { class: 'grants' },
+      h('span', { class: 'label' }, 'Grants '),
+      hook.granted ? chips(a.grants) : h('span', { class: 'muted' }, 'not limited: .jev/config.json names no such agent, so every tool goes to the rules and the judge'),
+    ),
+    (['deny', 'ask', 'allow'] as const).map((kind) =>
+      h('div', { class: 'grants', 'data-rules': kind }, h('span', { class: 'label' }, `${kind[0]!.toUpperCase()}${kind.slice(1)} by rule `), chips(hook.rules[kind])),
+    ),
+    h('p', { class: 'agent-note muted' }, 'Grants and rules live in .jev/config.json; a call no rule settles is judged by jev_permit, and only read-only or local writes are ever allowed without you.'),
   );
 }

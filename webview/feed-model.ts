@@ -98,7 +98,7 @@ export function rowMatches(row: FeedRow, filters: FeedFilters, needle = filters.
   if (filters.agent && row.agent !== filters.agent) return false;
   if (filters.action && rowActionClass(row) !== filters.action) return false;
   if (!needle) return true;
-  for (const v of [row.id, row.tool, row.agent, row.source, row.handoff, row.action, row.topReason, row.error, row.model]) {
+  for (const v of [row.id, row.tool, row.agent, row.source, row.subject, row.handoff, row.action, row.topReason, row.error, row.model]) {
     if (v && v.toLowerCase().includes(needle)) return true;
   }
   return false;

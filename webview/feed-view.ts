@@ -265,6 +265,7 @@ export class FeedView {
         h('span', { class: `pill pill-${cls || 'none'}` }, cls || '—'),
         h('span', { class: 'row-tool' }, r.tool),
         r.handoff ? h('span', { class: 'row-handoff' }, `→ ${r.handoff}`) : null,
+        r.subject ? h('span', { class: 'row-subject', title: r.subject }, r.subject) : null,
         h('span', { class: 'row-latency' }, `${Math.round(r.latency_ms)} ms`),
       ),
       h(

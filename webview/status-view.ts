@@ -1,4 +1,4 @@
-import type { BackendStatus, WebviewToHost } from '../src/panel/protocol';
+import type { BackendStatus, GuardPlaceView, WebviewToHost } from '../src/panel/protocol';
 import { breakableUrl, codicon, h } from './dom';
 import { thresholdsText } from './whatif-model';
 import { countOf } from '../src/panel/numbers';
@@ -45,6 +45,19 @@ function thresholdsValue(thresholds: BackendStatus['thresholds'], tool: string |
 }
 
 /**
+ * The Guard row's value: where the permission guard's hook is on (host and file), and a link that turns it
+ * on or off for VS Code's agent in this workspace (the editor's commands, which ask first).
+ */
+export function guardValue(places: GuardPlaceView[] | undefined, post: (m: WebviewToHost) => void): (Node | string)[] {
+  const link = (label: string, command: 'guardOn' | 'guardOff') =>
+    h('a', { href: '#', class: 'inline-action', 'data-key': command, on: { click: (e: Event) => (e.preventDefault(), post({ type: 'command', command })) } }, label);
+  const list = places ?? [];
+  const vscodeOn = list.some((p) => p.host === 'vscode' && p.scope === 'project');
+  const where = list.length ? `on for ${list.map((p) => `${p.label} (${p.file})`).join(', ')}` : 'off: agents run their tools without asking Jev';
+  return [h('span', { 'data-key': 'guard-places' }, where), ' ', vscodeOn ? link('Turn off for VS Code\'s agent', 'guardOff') : link('Turn on for VS Code\'s agent', 'guardOn')];
+}
+
+/**
  * The status grid and its actions. `post` sends a command to the host; `shownTool` is the tool of the
  * decision shown below (its detail), so the thresholds named are the ones that tool reads.
  */
@@ -77,6 +90,7 @@ export function renderStatus(status: BackendStatus | undefined, post: (m: Webvie
       { class: 'kv' },
       row('Backend', h('span', { class: `health health-${status.health}` }, codicon(HEALTH_ICON[status.health], status.health), ` ${status.provider} · ${status.model}`)),
       row('Why', status.reason),
+      row('Guard', ...guardValue(status.guard, post)),
       row('Calibrated', status.calibrated ? 'yes' : 'no — probabilities are not calibrated'),
       row('Spend', spendText(status.spend), meter ?? ''),
       row('Thresholds', ...thresholdsValue(status.thresholds, shownTool)),

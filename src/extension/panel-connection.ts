@@ -23,6 +23,8 @@ const COMMANDS: Record<Extract<WebviewToHost, { type: 'command' }>['command'], s
   openSettings: 'jevPanel.openSettings',
   importMcpJson: 'jevPanel.importMcpJson',
   openLedger: 'jevPanel.openLedger',
+  guardOn: 'jevPanel.guard.install',
+  guardOff: 'jevPanel.guard.uninstall',
 };
 
 export class PanelConnection implements vscode.Disposable {
@@ -43,7 +45,7 @@ export class PanelConnection implements vscode.Disposable {
       webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       runtime.onDidChangeStatus(() => this.push({ type: 'status', status: runtime.status() })),
       runtime.onDidChangeServers(() => this.push({ type: 'servers', servers: runtime.serverRows() })),
-      runtime.onDidChangeAgents(() => this.push({ type: 'agents', agents: runtime.agents.views() })),
+      runtime.onDidChangeAgents(() => this.push({ type: 'agents', agents: runtime.agentViews() })),
     );
     const unsubscribe = runtime.feed.onAppend((rows) => this.push({ type: 'feedAppend', rows }));
     const unsubscribeProgress = runtime.feed.onProgress((running) => this.push({ type: 'feedProgress', running }));

@@ -14,7 +14,7 @@ import type { DecisionRecord } from '../ledger/record';
 import type { EndpointInfo } from '../mcp/http-endpoint';
 import { SERVER_NAME } from '../mcp/identity';
 import { FeedStore } from '../panel/feed-store';
-import type { BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
+import type { AgentView, BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
 import { execute, type ExecutionOutcome } from '../registry/execute';
 import { SHUTDOWN_TREE_CLOSE } from '../registry/process-tree';
 import type { LiveJudgmentService } from '../tools/live-service';
@@ -22,6 +22,7 @@ import { AgentsController } from './agents';
 import { BackendController } from './backend';
 import { API_KEY_SECRET } from './constants';
 import { EditorEndpoint } from './editor-endpoint';
+import { GuardWatch } from './guard/guard-watch';
 import { editorMcpClient } from './mcp-client/options';
 import { ServerSupervisor } from './server-supervisor';
 import { setServerEnabled } from './server-settings';
@@ -34,6 +35,8 @@ export class JevRuntime implements vscode.Disposable {
   readonly servers: ServerSupervisor;
   readonly agents: AgentsController;
   readonly endpoint: EditorEndpoint;
+  /** Where the permission guard is on (the panel's Guard row). */
+  readonly guard: GuardWatch;
 
   private readonly statusEmitter = new vscode.EventEmitter<void>();
   private readonly serversEmitter = new vscode.EventEmitter<void>();
@@ -111,6 +114,14 @@ export class JevRuntime implements vscode.Disposable {
       sessionsChanged: () => this.serversEmitter.fire(),
       openDecision: async (id) => void (await vscode.commands.executeCommand('jevPanel.openDecision', id)),
     });
+    this.guard = new GuardWatch(log);
+    this.disposables.push(
+      this.guard,
+      this.guard.onDidChange(() => {
+        this.statusEmitter.fire();
+        this.agentsEmitter.fire();
+      }),
+    );
     // Settings and trust reach open sessions as tools/list_changed (doRefresh); the definition stays.
     const reconfigured = (reason: string) => void this.refresh(reason);
     this.disposables.push(
@@ -226,7 +237,7 @@ export class JevRuntime implements vscode.Disposable {
 
   /** Backend status line of the panel and the status bar. */
   status(): BackendStatus {
-    return this.backend.status(this.endpoint.info?.url);
+    return { ...this.backend.status(this.endpoint.info?.url), guard: this.guard.places };
   }
 
   /** Server rows: this endpoint first, then the configured servers. */
@@ -234,10 +245,15 @@ export class JevRuntime implements vscode.Disposable {
     return [this.endpoint.row(), ...this.servers.rows()];
   }
 
+  /** The Agents view: the configured agents, then the agents the guard's hooks run as. */
+  agentViews(): AgentView[] {
+    return [...this.agents.views(), ...this.guard.agents];
+  }
+
   /** Everything a panel renders from scratch. Reads the ledger tail the first time. */
   snapshot(): PanelSnapshot {
     this.feed.loadFromLedger();
-    return { status: this.status(), feed: this.feed.rows(), servers: this.serverRows(), agents: this.agents.views() };
+    return { status: this.status(), feed: this.feed.rows(), servers: this.serverRows(), agents: this.agentViews() };
   }
 
   /**

@@ -4,6 +4,7 @@
  * The host is the source of truth; the webview asks for a snapshot on `ready` and after becoming visible.
  */
 import type { DecisionRecord, RecordKind } from '../ledger/record';
+import { callSummary } from './call-summary';
 
 /** The record and judgment types the panel messages carry, for the webview (which imports only src/panel, src/policy, src/tools). */
 export type { DecisionRecord, RecordedExchange } from '../ledger/record';
@@ -30,6 +31,8 @@ export interface FeedRow {
   kind: RecordKind;
   /** Where the call came from (e.g. `commit hook, terminal`), when not the agent itself. */
   source?: string;
+  /** What was judged, in one line (jev_permit: the host's tool and its command, path or first argument). */
+  subject?: string;
 }
 
 /**
@@ -69,6 +72,18 @@ export interface BackendStatus {
   thresholds: { auto_accept: number; review_at: number; block_at: number };
   /** In-host MCP endpoint URL (never the token). */
   endpoint?: string;
+  /** Where the permission guard's hook is installed (src/guard/install/overview.ts); empty when it is off everywhere. */
+  guard?: GuardPlaceView[];
+}
+
+/** One host and scope with the guard on: `label` as users call the host, `file` workspace-relative or `~/…`. */
+export interface GuardPlaceView {
+  host: string;
+  label: string;
+  scope: 'project' | 'user';
+  file: string;
+  /** The agent the hook runs as. */
+  agent: string;
 }
 
 /** One configured MCP server as the panel shows it. */
@@ -104,6 +119,12 @@ export interface AgentView {
   grants: string[];
   permissions: PermissionView[];
   warnings: string[];
+  /**
+   * Set for an agent a guard hook runs as (src/guard/install/overview.ts): the hosts (as users call them),
+   * whether `.jev/config.json` limits it by grants (`grants` then lists them), and the permission rules in
+   * force. Its grants are edited in that file, not here.
+   */
+  hook?: { hosts: string[]; granted: boolean; rules: { allow: string[]; ask: string[]; deny: string[] }; problem?: string };
 }
 
 /** Everything the panel needs to render from scratch. */
@@ -141,18 +162,20 @@ export type WebviewToHost =
   /** Grants `agent` every tool of `server`, or exactly its read-only ones (readOnlyHint). */
   | { type: 'grantServer'; agent: string; server: string; mode: 'all' | 'readOnly' }
   | { type: 'runSampleStep' }
-  | { type: 'command'; command: 'setApiKey' | 'clearApiKey' | 'openSettings' | 'importMcpJson' | 'openLedger' };
+  | { type: 'command'; command: 'setApiKey' | 'clearApiKey' | 'openSettings' | 'importMcpJson' | 'openLedger' | 'guardOn' | 'guardOff' };
 
 /** Builds a feed row from a record (first reason code or error code on top). */
 export function feedRowOf(record: DecisionRecord): FeedRow {
-  const result = (record.result ?? {}) as { handoff?: unknown; action?: unknown; reason_codes?: unknown; model?: unknown };
+  const result = (record.result ?? {}) as { handoff?: unknown; decision?: unknown; action?: unknown; reason_codes?: unknown; model?: unknown };
+  const subject = callSummary(record);
   const reasons = Array.isArray(result.reason_codes) ? (result.reason_codes as unknown[]) : [];
   return {
     id: record.id,
     time: record.time,
     tool: record.tool,
     agent: record.agent,
-    handoff: typeof result.handoff === 'string' ? result.handoff : undefined,
+    // jev_permit's allow / ask / deny is what the host acted on, so it takes the handoff's place.
+    handoff: typeof result.handoff === 'string' ? result.handoff : typeof result.decision === 'string' ? result.decision : undefined,
     action: typeof result.action === 'string' ? result.action : undefined,
     topReason: record.error ? record.error.code : typeof reasons[0] === 'string' ? (reasons[0] as string) : undefined,
     latency_ms: record.latency_ms,
@@ -160,5 +183,6 @@ export function feedRowOf(record: DecisionRecord): FeedRow {
     model: typeof result.model === 'string' ? result.model : record.response?.model,
     kind: record.kind,
     ...(record.source ? { source: record.source } : {}),
+    ...(subject ? { subject } : {}),
   };
 }

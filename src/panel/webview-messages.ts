@@ -20,7 +20,7 @@ const schema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setServerEnabled'), name, enabled: z.boolean() }),
   z.strictObject({ type: z.literal('grantServer'), agent: name, server: name, mode: z.enum(['all', 'readOnly']) }),
   z.strictObject({ type: z.literal('runSampleStep') }),
-  z.strictObject({ type: z.literal('command'), command: z.enum(['setApiKey', 'clearApiKey', 'openSettings', 'importMcpJson', 'openLedger']) }),
+  z.strictObject({ type: z.literal('command'), command: z.enum(['setApiKey', 'clearApiKey', 'openSettings', 'importMcpJson', 'openLedger', 'guardOn', 'guardOff']) }),
 ]);
 
 /** The message when valid, else `{error}` naming the problem (for the log; never echoed to the webview). */

@@ -16,6 +16,14 @@
   document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`));
   window.__perf = {};
 
+  // Mirrors callSummary in src/panel/call-summary.ts (the command case only: the fixtures' jev_permit call).
+  function subjectOf(record) {
+    const call = record.tool === 'jev_permit' && record.input ? record.input.call : undefined;
+    if (!call || typeof call.tool !== 'string') return undefined;
+    const command = call.input && typeof call.input.command === 'string' ? call.input.command.replace(/\s+/g, ' ').trim() : '';
+    return command ? `${call.tool}: ${command}` : call.tool;
+  }
+
   // Mirrors feedRowOf in src/panel/protocol.ts.
   function feedRowOf(record) {
     const result = record.result || {};
@@ -25,7 +33,8 @@
       time: record.time,
       tool: record.tool,
       agent: record.agent,
-      handoff: typeof result.handoff === 'string' ? result.handoff : undefined,
+      subject: subjectOf(record),
+      handoff: typeof result.handoff === 'string' ? result.handoff : typeof result.decision === 'string' ? result.decision : undefined,
       action: typeof result.action === 'string' ? result.action : undefined,
       topReason: record.error ? record.error.code : typeof reasons[0] === 'string' ? reasons[0] : undefined,
       latency_ms: record.latency_ms,
@@ -64,7 +73,10 @@
     spend: { used: spent, cap: 200 },
     thresholds: { auto_accept: 0.8, review_at: 0.5, block_at: 0.75 },
     endpoint: 'http://127.0.0.1:41873/mcp',
+    guard: guardOn ? [{ host: 'vscode', label: "VS Code's agent", scope: 'project', file: '.github/hooks/jev-guard.json', agent: 'vscode' }] : [],
   });
+  // Guard on for VS Code's agent until the panel's "Turn off" link asks for it (then the status follows).
+  let guardOn = true;
   const servers = [
     {
       name: 'everything',
@@ -106,13 +118,22 @@
     if (allow) return { tool, allowed: true, why: `allowed by "${allow}"`, ...ro };
     return { tool, allowed: false, why: `no grant matches ${tool} (grants: ${grants.join(', ') || 'none'})`, ...ro };
   }
+  const hookAgent = {
+    name: 'vscode',
+    grants: [],
+    permissions: [],
+    warnings: [],
+    hook: { hosts: ["VS Code's agent"], granted: false, rules: { allow: ['Bash(git status*)', 'Read(./**)'], ask: ['Read(./**/.env)', 'Read(./**/.env.*)'], deny: ['Bash(git push --force*)'] } },
+  };
   const agentsView = () =>
-    Object.entries(agentDefs).map(([name, grants]) => ({
-      name,
-      grants: [...grants],
-      permissions: known.map((t) => permission(grants, t)),
-      warnings: name === 'ci' ? ['grant "jev_gate" is the only write path for commits; consider also "jev_review"'] : [],
-    }));
+    Object.entries(agentDefs)
+      .map(([name, grants]) => ({
+        name,
+        grants: [...grants],
+        permissions: known.map((t) => permission(grants, t)),
+        warnings: name === 'ci' ? ['grant "jev_gate" is the only write path for commits; consider also "jev_review"'] : [],
+      }))
+      .concat(guardOn ? [hookAgent] : []);
 
   const toWebview = (message) => window.postMessage(message, '*');
   function snapshot() {
@@ -172,6 +193,15 @@
         const next = message.mode === 'all' ? [...keep, `${message.server}/*`] : [...keep, ...mine.filter((t) => readOnly.has(t))];
         grants.splice(0, grants.length, ...next);
         toWebview({ type: 'agents', agents: agentsView() });
+        break;
+      }
+      case 'command': {
+        // The real host runs the editor's command, which asks first; the fake one just applies it.
+        if (message.command === 'guardOff' || message.command === 'guardOn') {
+          guardOn = message.command === 'guardOn';
+          toWebview({ type: 'status', status: status() });
+          toWebview({ type: 'agents', agents: agentsView() });
+        }
         break;
       }
       case 'runSampleStep': {

@@ -176,6 +176,38 @@ await check('servers: not started and disabled are neutral, the Enabled switch; 
   await context.close();
 });
 
+await check('guard: status names where it is on with a Turn off link; a jev_permit row shows the call and the decision; the hook agent shows its rules', async () => {
+  const { page, context, errors } = await open({});
+  const places = page.locator('#status [data-key="guard-places"]');
+  await places.waitFor();
+  assert.match(await places.innerText(), /on for VS Code's agent \(\.github\/hooks\/jev-guard\.json\)/);
+  const permit = harness.records.find((r) => r.tool === 'jev_permit');
+  assert.ok(permit, 'the fixtures hold a jev_permit record');
+  const row = page.locator(`#feed-list .feed-row[data-id="${permit.id}"]`);
+  await row.waitFor();
+  const text = await row.innerText();
+  assert.match(text, /jev_permit/);
+  assert.match(text, new RegExp(`→ ${permit.result.decision}`));
+  assert.match(text, /run_in_terminal: rm -rf build/);
+  assert.match(text, new RegExp(permit.result.reason_codes[0]));
+  await page.screenshot({ path: join(out, 'harness-guard-feed.png') });
+  await page.locator('[data-tab="tab-agents"]').click();
+  const agent = page.locator('li.hook-agent[data-agent="vscode"]');
+  await agent.waitFor();
+  assert.match(await agent.innerText(), /guard hook of VS Code's agent/);
+  assert.match(await agent.locator('[data-rules="deny"]').innerText(), /Bash\(git push --force\*\)/);
+  assert.match(await agent.locator('[data-rules="allow"]').innerText(), /Read\(\.\/\*\*\)/);
+  assert.equal(await agent.locator('vscode-checkbox, .chip-remove').count(), 0, 'hook agents are edited in .jev/config.json, not toggled here');
+  await page.screenshot({ path: join(out, 'harness-guard-agents.png') });
+  await page.locator('[data-tab="tab-decisions"]').click();
+  await page.locator('#status a[data-key="guardOff"]').click();
+  await page.waitForFunction(() => window.__hostLog.some((m) => m.type === 'command' && m.command === 'guardOff'));
+  await page.locator('#status a[data-key="guardOn"]').waitFor();
+  assert.match(await places.innerText(), /^off/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 await check('10 000 rows: counted, virtualized, scroll to the end', async () => {
   const { page, context, errors } = await open({ rows: '10000' });
   await page.locator('#feed-list .feed-row').first().waitFor();
