@@ -86,8 +86,17 @@ export function createInlineAndGate(context: vscode.ExtensionContext, core: Core
       [GATE_COMMANDS.gate]: (arg) => gate.run(arg),
       [GATE_COMMANDS.installHook]: (arg) => installCommitHook(context, core, arg, gate.hooks),
       [GATE_COMMANDS.uninstallHook]: (arg) => uninstallCommitHook(arg),
-      [GATE_COMMANDS.guardInstall]: (arg) => installVsCodeGuard(context, core, arg),
-      [GATE_COMMANDS.guardUninstall]: (arg) => uninstallVsCodeGuard(arg),
+      // The panel's Guard row follows at once (the file watcher may not see a folder created just now).
+      [GATE_COMMANDS.guardInstall]: async (arg) => {
+        const result = await installVsCodeGuard(context, core, arg);
+        await core.loaded?.guard.refresh();
+        return result;
+      },
+      [GATE_COMMANDS.guardUninstall]: async (arg) => {
+        const result = await uninstallVsCodeGuard(arg);
+        await core.loaded?.guard.refresh();
+        return result;
+      },
     },
     dispose: () => {
       for (const s of subs) s.dispose();
