@@ -4,7 +4,9 @@
 // in); Chromium plays the user. A turn in agent mode with every Jev tool enabled must pass Copilot Chat's tool
 // validation, call jev_step through VS Code's MCP client, show the decision card in the chat and end; the decision
 // must be in the panel's feed, and the card's "Open in Jev panel" must open it. The card's timings in the chat are
-// printed ("call confirmed → waiting shell painted", "tool result → decision painted"). Screenshots in
+// printed ("call confirmed → waiting shell painted", "tool result → decision painted"). Then Guard: the command
+// turns it on, a destructive terminal command is denied by the editor's judge (a fake System One), a read is
+// allowed by rule, both decisions reach the feed (test/agent/guard-turn.mjs). Screenshots in
 // test-results/agent-*.png (light and dark).
 // Usage: node scripts/test-agent.mjs [--keep] [--skip-package (reuse out/agent/*.vsix)]
 // Exit 0 only when every step passed; the last line is `N passed, N failed`.
@@ -55,6 +57,9 @@ const { startHost } = await import('./vscode-host/host-server.mjs');
 const { quickPick, frameWith } = await import('../test/e2e/workbench.mjs');
 const { chromiumPath, CHROMIUM_ARGS } = await import('../test/e2e/harness-server.mjs');
 const { stepTurn } = await import('../test/agent/turns.mjs');
+const { guardTurn } = await import('../test/agent/guard-turn.mjs');
+const { startFakeJudge } = await import('../test/agent/fake-judge.mjs');
+const judge = await startFakeJudge();
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'jev-agent-'));
 const folder = path.join(scratch, 'workspace');
@@ -121,7 +126,7 @@ async function until(what, fn, ms = 60_000) {
 
 // A loaded 2-core machine needs more than the default 5 s for the palette's rows while the workbench starts.
 const patientPick = (p, prefix, text, log) => quickPick(p, prefix, text, log, { timeout: 20_000 });
-const ctx = { page, say, step, until, sleep, quickPick: patientPick, frameWith, agentEvents, scriptFile, results, folder };
+const ctx = { page, say, step, until, sleep, quickPick: patientPick, frameWith, agentEvents, scriptFile, results, folder, judge, stateDir: host.stateDir };
 try {
   await step('workbench loads', async () => {
     // Generous: on a loaded 2-core machine the first load of the workbench takes tens of seconds.
@@ -136,12 +141,14 @@ try {
     await patientPick(page, '>', 'Extensions: Enable All Extensions', say);
   });
   await stepTurn(ctx);
+  await guardTurn(ctx);
 } catch {
   // Reported by step(); fall through to cleanup.
 } finally {
   await context.close().catch(() => {});
   fs.rmSync(profile, { recursive: true, force: true });
   await host.stop();
+  await judge.close();
   if (argv.includes('--keep')) say(`kept ${scratch} and ${host.stateDir}`);
   else fs.rmSync(scratch, { recursive: true, force: true });
 }

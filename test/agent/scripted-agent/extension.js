@@ -100,7 +100,7 @@ exports.activate = (context) => {
     }),
   );
 
-  // Activates Jev, starts its MCP server in VS Code's MCP client, waits for its tools, then opens the chat in
+  // Activates Jev, starts its MCP server in VS Code's MCP client, waits for its tools, then opens a new chat in
   // agent mode with this model and sends the script's query.
   context.subscriptions.push(
     vscode.commands.registerCommand('jevAgentTest.runTurn', async () => {
@@ -116,6 +116,8 @@ exports.activate = (context) => {
         }
         log('lm-tools', { tools: vscode.lm.tools.map((t) => t.name) });
         const script = readScript();
+        // Each turn starts a new chat: the script's step index counts the tool results of this conversation only.
+        await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, (err) => log('new-chat-error', { message: String(err) }));
         await vscode.commands.executeCommand('workbench.action.chat.open', {
           query: script.query || 'Judge the next step.',
           mode: 'agent',
