@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { barePost } from './lib/bare-post.mjs';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
 
 const lean = join(root, 'dist', 'guard.js');
@@ -203,14 +204,7 @@ async function judgedSeries() {
     await guard(lib.servicePermitJudge(service(true), 'claude-code', 'bench'))();
     if (!body) throw new Error('jev_permit sent no request');
     const endpoint = `${upstream}/v1/systemone`;
-    const bare = async () => {
-      const t = performance.now();
-      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body });
-      const parsed = JSON.parse(await res.text());
-      const dt = performance.now() - t;
-      if (res.status !== 200 || !parsed.answers) throw new Error(`bare POST failed: HTTP ${res.status}`);
-      return dt;
-    };
+    const bare = barePost(endpoint, body);
     const series = {
       'bare POST, same body': bare,
       'guard in-process (runGuard)': guard(lib.servicePermitJudge(service(false), 'claude-code', 'bench')),

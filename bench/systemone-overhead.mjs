@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { barePost } from './lib/bare-post.mjs';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
 import { stepInput as buildStepInput } from './lib/step-input.mjs';
 
@@ -132,14 +133,7 @@ async function atDelay(delayMs, rounds) {
     });
     await step(service(capture))();
     const endpoint = `${upstream.url}/v1/systemone`;
-    const bare = async () => {
-      const t = performance.now();
-      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body });
-      const parsed = JSON.parse(await res.text());
-      const dt = performance.now() - t;
-      if (res.status !== 200 || !parsed.answers) throw new Error(`bare POST failed: HTTP ${res.status}`);
-      return dt;
-    };
+    const bare = barePost(endpoint, body);
     const svc = service(new lib.SystemOneProvider({ baseUrl: upstream.url, spendCap: new lib.SpendCap() }));
     const client = await serveAgainst(upstream.url);
     try {

@@ -4,24 +4,14 @@
  * it, our entries only when someone edited it since.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { guardStatus, installGuard, uninstallGuard } from '../../src/guard/install/install';
 import type { HostName } from '../../src/guard/types';
+import { guardCases } from '../helpers/guard-workspace';
 
-const tmp = mkdtempSync(join(tmpdir(), 'jev-guard-install-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function setup() {
-  const root = mkdtempSync(join(tmp, 'case-'));
-  const workspace = join(root, 'ws');
-  const home = join(root, 'home');
-  mkdirSync(workspace);
-  mkdirSync(home);
-  return { workspace, home, env: { HOME: home }, state: join(root, 'state') };
-}
+const setup = guardCases('jev-guard-install-');
 
 const opts = (s: ReturnType<typeof setup>, host: HostName, scope: 'project' | 'user' = 'project') => ({ host, scope, workspace: s.workspace, env: s.env, state: s.state });
 const paths = { nodePath: '/usr/bin/node', cliPath: '/opt/jev/dist/cli.js' };

@@ -3,24 +3,14 @@
  * read from the real hook files an install wrote, with the agent each hook runs as and the rules in force.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { installGuard, uninstallGuard } from '../../src/guard/install/install';
 import { guardPlaces, hookAgents } from '../../src/guard/install/overview';
+import { guardCases } from '../helpers/guard-workspace';
 
-const tmp = mkdtempSync(join(tmpdir(), 'jev-guard-overview-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function setup() {
-  const root = mkdtempSync(join(tmp, 'case-'));
-  const workspace = join(root, 'ws');
-  const home = join(root, 'home');
-  mkdirSync(workspace);
-  mkdirSync(home);
-  return { workspace, home, env: { HOME: home }, state: join(root, 'state') };
-}
+const setup = guardCases('jev-guard-overview-');
 const paths = { nodePath: '/usr/bin/node', cliPath: '/opt/jev/dist/cli.js' };
 
 describe('guard overview', () => {
