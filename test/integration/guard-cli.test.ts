@@ -207,6 +207,14 @@ describe('install through the CLI', () => {
     assert.equal(u.code, 0, u.stderr);
     assert.equal(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), original);
   });
+
+  it('a --dir that does not exist is refused, and nothing is created', async () => {
+    const missing = join(tmp, 'no-such-folder');
+    const r = await capture(process.execPath, [CLI, 'guard', 'install', '--host', 'vscode', '--dir', missing], { cwd: tmp, env: env() });
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--dir .*is not an existing folder/);
+    assert.equal(existsSync(missing), false);
+  });
 });
 
 describe('the lean entry (dist/guard.js)', () => {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { stateDir } from '../../gate/state-dir';
 import { configError, invalidInput, JevError } from '../../judgment/errors';
@@ -58,7 +58,10 @@ export const guardCommand: CliCommand = async (args, io) => {
     if (scope !== 'project' && scope !== 'user') throw invalidInput(`guard: --scope must be project or user; got ${JSON.stringify(values.scope)}.`);
     for (const flag of ['config', 'deadline-ms'] as const) if (values[flag] !== undefined) throw invalidInput(`guard: --${flag} applies to the hook itself, not to ${sub}.`);
     if (sub !== 'install' && values.agent !== undefined) throw invalidInput('guard: --agent applies to install (and the hook itself).');
-    const base = { host, scope, workspace: resolve(io.cwd, values.dir ?? '.'), env: io.env, state: stateDir(io.env) };
+    const workspace = resolve(io.cwd, values.dir ?? '.');
+    // A mistyped --dir must not get a fresh folder tree with a hook nobody's agent reads.
+    if (scope === 'project' && !statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) throw invalidInput(`guard: --dir ${JSON.stringify(values.dir ?? '.')} is not an existing folder (${workspace}).`);
+    const base = { host, scope, workspace, env: io.env, state: stateDir(io.env) };
     const out = (obj: unknown) => io.stdout.write(`${JSON.stringify(obj, null, 2)}\n`);
     const say = (text: string) => io.stdout.write(safeText(text));
     try {
