@@ -31,6 +31,14 @@ function screenError(err: unknown): ScreenError {
   return { code: e.code, message: e.message };
 }
 
+/** `outcome` and its parts made read-only: a caller changing the copy it got cannot change the cache. */
+function frozen(outcome: ScreenOutcome): ScreenOutcome {
+  if (outcome.recommendation) Object.freeze(outcome.recommendation);
+  if (outcome.error) Object.freeze(outcome.error);
+  Object.freeze(outcome.decisionIds);
+  return Object.freeze(outcome);
+}
+
 function checkInteger(name: string, value: number, min: number): number {
   if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`${name} must be an integer >= ${min}; got ${value}`);
   return value;
@@ -113,7 +121,7 @@ export function createScreener(options: ScreenerOptions): Screener {
       clearTimeout(timer);
       if (inflight.get(key) === flight) inflight.delete(key);
       // A failure is not remembered: the next identical screen tries again.
-      if (outcome.kind !== 'unscreened' && !controller.signal.aborted) cache.set(key, outcome);
+      if (outcome.kind !== 'unscreened' && !controller.signal.aborted) cache.set(key, frozen(outcome));
       return outcome;
     });
     inflight.set(key, flight);

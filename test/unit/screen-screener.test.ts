@@ -70,6 +70,10 @@ describe('screener: one judgment per distinct content', () => {
     assert.equal(again.fromCache, true);
     assert.deepEqual(again.decisionIds, ['d1']);
     assert.equal(f.calls[0]!.source, 'WebFetch');
+    // What a caller does with its copy does not reach the cache.
+    again.decisionIds.push('mine');
+    assert.throws(() => Object.assign(again.recommendation!, { action: 'block' }), TypeError);
+    assert.deepEqual((await s.screen({ text: 'hello world', purpose: 'read docs' })).decisionIds, ['d1']);
   });
 
   it('keys on text and purpose: another purpose is judged again; a blank purpose is no purpose', async () => {
