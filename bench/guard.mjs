@@ -22,6 +22,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { barePost } from './lib/bare-post.mjs';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
+import { positiveInt } from './lib/options.mjs';
 
 const lean = join(root, 'dist', 'guard.js');
 const cli = join(root, 'dist', 'cli.js');
@@ -32,14 +33,7 @@ if (!existsSync(lean) || !existsSync(cli)) {
 const { values } = parseArgs({
   options: { samples: { type: 'string', default: '30' }, 'judged-samples': { type: 'string', default: '100' }, warmup: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } },
 });
-const count = (name) => {
-  const n = Number(values[name]);
-  if (!Number.isSafeInteger(n) || n < 1) {
-    console.error(`--${name} must be an integer >= 1; got ${JSON.stringify(values[name])}`);
-    process.exit(2);
-  }
-  return n;
-};
+const count = (name) => positiveInt(values, name);
 const SAMPLES = count('samples');
 const WARMUP = count('warmup');
 const JUDGED_SAMPLES = count('judged-samples');

@@ -16,6 +16,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
+import { positiveInt } from './lib/options.mjs';
+import { barePost } from './lib/bare-post.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,14 +26,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
   },
 });
-const count = (name) => {
-  const n = Number(values[name]);
-  if (!Number.isSafeInteger(n) || n < 1) {
-    console.error(`--${name} must be an integer >= 1; got ${JSON.stringify(values[name])}`);
-    process.exit(2);
-  }
-  return n;
-};
+const count = (name) => positiveInt(values, name);
 const SAMPLES = count('samples');
 const WARMUP = count('warmup');
 const GOAL = 1.15;
@@ -106,14 +101,7 @@ try {
     return { dt, outcome: o };
   };
   const endpoint = `${upstream.url}/v1/systemone`;
-  const bare = async (body) => {
-    const t = performance.now();
-    const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body });
-    const parsed = JSON.parse(await res.text());
-    const dt = performance.now() - t;
-    if (res.status !== 200 || !parsed.answers) throw new Error(`bare POST failed: HTTP ${res.status}`);
-    return dt;
-  };
+  const bare = (body) => barePost(endpoint, body)();
 
   // Interleaved, order alternating each round; each round screens a result not seen before.
   const xs = { screen: [], bare: [] };

@@ -22,6 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { barePost } from './lib/bare-post.mjs';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
 import { stepInput as buildStepInput } from './lib/step-input.mjs';
+import { positiveInt } from './lib/options.mjs';
 
 const cli = join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) {
@@ -37,14 +38,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
   },
 });
-const count = (name) => {
-  const n = Number(values[name]);
-  if (!Number.isSafeInteger(n) || n < 1) {
-    console.error(`--${name} must be an integer >= 1; got ${JSON.stringify(values[name])}`);
-    process.exit(2);
-  }
-  return n;
-};
+const count = (name) => positiveInt(values, name);
 const SAMPLES = count('samples');
 const SLOW_SAMPLES = count('slow-samples');
 const WARMUP = count('warmup');
