@@ -3,7 +3,7 @@
 // Type-only imports count: a type is part of what a layer knows about.
 
 /** The core: folders that run the same under the CLI, the editor and the MCP servers. */
-const CORE = '^src/(judgment|providers|policy|tools|registry|mcp|ledger|gate|screen|panel|config|request-files)/';
+const CORE = '^src/(judgment|providers|policy|tools|registry|mcp|ledger|gate|guard|channel|screen|panel|config|request-files)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
