@@ -1,7 +1,8 @@
 /**
- * One line naming what a jev_permit record judged, for the feed: the host's tool and its most telling
- * argument (a command, a path, a URL, a query), whitespace collapsed and cut to SUMMARY_CHARS. The input is
+ * One line naming what a record judged, for the feed. jev_permit: the host's tool and its most telling
+ * argument (a command, a path, a URL, a query), whitespace collapsed and cut to SUMMARY_CHARS; the input is
  * the recorded one, already redacted by the guard (src/guard/secrets.ts), so no secret reaches the feed.
+ * jev_screen: the injection probability the recommendation rests on.
  */
 import type { DecisionRecord } from '../ledger/record';
 
@@ -24,8 +25,12 @@ function tellingArgument(input: unknown): string | undefined {
   return typeof first === 'string' ? first : undefined;
 }
 
-/** `tool argument` of a jev_permit record's call (`Bash: rm -rf build`), else undefined for any other record. */
-export function callSummary(record: Pick<DecisionRecord, 'tool' | 'input'>): string | undefined {
+/** `tool argument` of a jev_permit record's call (`Bash: rm -rf build`), `injection 0.93` of a jev_screen result, else undefined. */
+export function callSummary(record: Pick<DecisionRecord, 'tool' | 'input'> & { result?: unknown }): string | undefined {
+  if (record.tool === 'jev_screen') {
+    const p = (record.result as { probabilities?: { injection?: unknown } } | null | undefined)?.probabilities?.injection;
+    return typeof p === 'number' && p >= 0 && p <= 1 ? `injection ${p.toFixed(2)}` : undefined;
+  }
   if (record.tool !== 'jev_permit') return undefined;
   const call = (record.input as { call?: { tool?: unknown; input?: unknown } } | null | undefined)?.call;
   if (!call || typeof call.tool !== 'string') return undefined;

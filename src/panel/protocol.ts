@@ -31,7 +31,7 @@ export interface FeedRow {
   kind: RecordKind;
   /** Where the call came from (e.g. `commit hook, terminal`), when not the agent itself. */
   source?: string;
-  /** What was judged, in one line (jev_permit: the host's tool and its command, path or first argument). */
+  /** What was judged, in one line (jev_permit: the host's tool and its command, path or first argument; jev_screen: the injection probability). */
   subject?: string;
 }
 
@@ -166,7 +166,7 @@ export type WebviewToHost =
 
 /** Builds a feed row from a record (first reason code or error code on top). */
 export function feedRowOf(record: DecisionRecord): FeedRow {
-  const result = (record.result ?? {}) as { handoff?: unknown; decision?: unknown; action?: unknown; reason_codes?: unknown; model?: unknown };
+  const result = (record.result ?? {}) as { handoff?: unknown; decision?: unknown; recommendation?: { action?: unknown }; action?: unknown; reason_codes?: unknown; model?: unknown };
   const subject = callSummary(record);
   const reasons = Array.isArray(result.reason_codes) ? (result.reason_codes as unknown[]) : [];
   return {
@@ -174,8 +174,9 @@ export function feedRowOf(record: DecisionRecord): FeedRow {
     time: record.time,
     tool: record.tool,
     agent: record.agent,
-    // jev_permit's allow / ask / deny is what the host acted on, so it takes the handoff's place.
-    handoff: typeof result.handoff === 'string' ? result.handoff : typeof result.decision === 'string' ? result.decision : undefined,
+    // jev_permit's allow / ask / deny and jev_screen's pass / review / block / skip are what the caller acts
+    // on, so they take the handoff's place.
+    handoff: typeof result.handoff === 'string' ? result.handoff : typeof result.decision === 'string' ? result.decision : typeof result.recommendation?.action === 'string' ? result.recommendation.action : undefined,
     action: typeof result.action === 'string' ? result.action : undefined,
     topReason: record.error ? record.error.code : typeof reasons[0] === 'string' ? (reasons[0] as string) : undefined,
     latency_ms: record.latency_ms,

@@ -16,8 +16,10 @@
   document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI}`));
   window.__perf = {};
 
-  // Mirrors callSummary in src/panel/call-summary.ts (the command case only: the fixtures' jev_permit call).
+  // Mirrors callSummary in src/panel/call-summary.ts (jev_screen's injection, and the command case of jev_permit).
   function subjectOf(record) {
+    const injection = record.tool === 'jev_screen' && record.result && record.result.probabilities ? record.result.probabilities.injection : undefined;
+    if (typeof injection === 'number') return `injection ${injection.toFixed(2)}`;
     const call = record.tool === 'jev_permit' && record.input ? record.input.call : undefined;
     if (!call || typeof call.tool !== 'string') return undefined;
     const command = call.input && typeof call.input.command === 'string' ? call.input.command.replace(/\s+/g, ' ').trim() : '';
@@ -34,7 +36,14 @@
       tool: record.tool,
       agent: record.agent,
       subject: subjectOf(record),
-      handoff: typeof result.handoff === 'string' ? result.handoff : typeof result.decision === 'string' ? result.decision : undefined,
+      handoff:
+        typeof result.handoff === 'string'
+          ? result.handoff
+          : typeof result.decision === 'string'
+            ? result.decision
+            : result.recommendation && typeof result.recommendation.action === 'string'
+              ? result.recommendation.action
+              : undefined,
       action: typeof result.action === 'string' ? result.action : undefined,
       topReason: record.error ? record.error.code : typeof reasons[0] === 'string' ? reasons[0] : undefined,
       latency_ms: record.latency_ms,
