@@ -184,7 +184,7 @@ export class WhatIfView {
 /** Why a floor has no slider here ("block_at: only jev_screen reads it"). */
 function unusedNote(tool: string, unused: readonly FloorKey[]): string {
   const users = (k: FloorKey) => Object.entries(FLOORS_USED).filter(([, keys]) => keys.includes(k)).map(([t]) => t);
-  return unused.map((k) => `${k}: not read by ${tool}${users(k).length <= 2 ? ` (only ${users(k).join(', ')} uses it)` : ''}`).join(' · ') + '.';
+  return unused.map((k) => `${k}: not read by ${tool}${users(k).length <= 2 ? ` (only ${users(k).join(' and ')} ${users(k).length === 1 ? 'uses' : 'use'} it)` : ''}`).join(' · ') + '.';
 }
 
 function reasonCodes(o: Outcome): string[] {
