@@ -44,7 +44,8 @@ export const coverProbe = () => {
     for (let p = hit; p; p = up(p)) if (p === el) return true;
     return false;
   };
-  const SCROLLERS = 'vscode-tab-panel, .feed-list, .table-scroll, body';
+  // The sidebar's decision detail is a pane of its own that scrolls (as the feed list does): its foot cuts whatever comes next.
+  const SCROLLERS = 'vscode-tab-panel, .feed-list, .detail, .table-scroll, body';
   const SEL = 'button, a[href], input, select, textarea, vscode-button, vscode-checkbox, vscode-textfield, vscode-single-select, vscode-tab-header, [role="button"], [role="option"], summary';
   const vw = document.documentElement.clientWidth;
   const vh = document.documentElement.clientHeight;
@@ -59,7 +60,7 @@ export const coverProbe = () => {
     const y = r.top + r.height / 2;
     if (x < 0 || y < 0 || x >= vw || y >= vh) continue;
     // Each box that clips it: a control cut off by one is hidden from the user, except by the panel's
-    // own scrollers (the tab panels, the feed list, wide tables, the page), where scrolling to it is expected.
+    // own scrollers (the tab panels, the feed list, the decision detail, wide tables, the page), where scrolling to it is expected.
     let clipped = false;
     for (let p = up(el); p && p !== document.documentElement; p = up(p)) {
       const ps = getComputedStyle(p);
