@@ -1,10 +1,11 @@
-import { closeSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, openSync, readFileSync, readSync, writeSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { configError } from '../judgment/errors';
 import { redactSecrets, REDACTED, usableSecrets } from '../judgment/redact';
 import { DEFAULT_MAX_RECORDED_BYTES, boundRecord } from './bound';
 import { RECORD_KINDS, type DecisionRecord, type RecordKind } from './record';
 import type { LedgerSink } from './sink';
+import { makeDirs } from './make-dirs';
 
 /** Options of `JsonlLedger.open`. */
 export interface JsonlLedgerOptions {
@@ -43,7 +44,7 @@ export class JsonlLedger implements LedgerSink {
   static open(path: string, options: JsonlLedgerOptions = {}): JsonlLedger {
     let fd: number;
     try {
-      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      makeDirs(dirname(path), 0o700);
       fd = openSync(path, 'a', 0o600);
     } catch (err) {
       throw configError(`Cannot open the ledger file ${JSON.stringify(path)} (${errorCode(err)}).`);
