@@ -19,7 +19,8 @@ export const PROJECTION_MAX_DEPTH = 8;
 export const PROJECTION_MAX_CHARS = 32_000;
 
 /** Keys whose string value is a secret whatever it looks like (matched case-insensitively on the whole key). */
-const SECRET_KEY = /^(?:.*[_-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|authorization|cookie|credentials?)$/i;
+/** A key whose value is a secret by its name (`password`, `api_key`, `client_secret`, `Authorization`…). */
+export const SECRET_KEY = /^(?:.*[_-])?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|authorization|cookie|credentials?)$/i;
 
 /**
  * Secret shapes inside strings: PEM private keys, well-known token prefixes (GitHub, OpenAI-style `sk-`,
@@ -125,4 +126,23 @@ export function projectCallInput(input: unknown): CallProjection {
   };
   const projected = walk(input, 0, undefined);
   return { input: projected, redacted: state.redacted, clipped: state.clipped };
+}
+
+/**
+ * `value` with the same redaction as projectCallInput (secret-named keys, secret-shaped strings, key names)
+ * but nothing cut: what the ledger keeps of a proposed call. Nesting past 64 levels becomes `[nested]`. Pure.
+ */
+export function redactCallInput(value: unknown, depth = 0, key?: string): unknown {
+  if (typeof value === 'string') {
+    if (key !== undefined && SECRET_KEY.test(key) && value !== '') return REDACTED;
+    return redactSecretShapes(value).text;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 64) return '[nested]';
+  if (Array.isArray(value)) return value.map((v) => redactCallInput(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    Object.defineProperty(out, redactSecretShapes(k).text, { value: redactCallInput(v, depth + 1, k), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }

@@ -14,7 +14,7 @@ import {
   type PermitThresholds,
 } from '../policy/permit';
 import { dispatchFloor, tightenJudgmentThresholds, type Floors } from '../policy/thresholds';
-import { projectCallInput, redactSecretShapes } from './call-projection';
+import { projectCallInput, redactCallInput, redactSecretShapes } from './call-projection';
 import { jsonProblem, sanitizeDescription } from './candidates';
 import { commonOutputShape, jevAnnotations, judgedOutput, parseLoopArgs, readChoice, readNoul, type CommonOutputFields } from './jev-common';
 import { jsonSchemaOf, modelField, probability, resolveModel, text } from './schemas';
@@ -290,6 +290,12 @@ export const jevPermitTool: ToolDefinition<PermitInput, PermitResult> = {
   outputJsonSchema: jsonSchemaOf(permitOutputSchema, 'output'),
   outputSchema: permitOutputSchema as unknown as z.ZodType<PermitResult>,
   parse: parsePermit,
+  // The ledger keeps the call as redacted as what goes upstream: a password or token in it never lands there.
+  recordedInput: (args) => {
+    if (!args || typeof args !== 'object' || Array.isArray(args)) return args;
+    const a = args as Record<string, unknown>;
+    return 'call' in a ? { ...a, call: redactCallInput(a.call) } : a;
+  },
   async execute(input, ctx) {
     const { state } = permitState(input);
     const judged = await ctx.judge(state, permitQuestions(input.host.effect !== undefined), resolveModel(input.model, ctx.model));

@@ -131,7 +131,7 @@ export class JudgmentService {
       agent: opts.agent ?? 'mcp',
       tool: name,
       provider: provider.id,
-      input: args,
+      input: tool.recordedInput ? tool.recordedInput(args) : args,
       questions: first?.questions ?? null,
       response: first?.response ?? null,
       exchanges,

@@ -51,4 +51,9 @@ export interface ToolDefinition<I = any, O = any> {
   outputSchema: z.ZodType<O>;
   parse(args: unknown, floors: Floors): I;
   execute(input: I, ctx: ToolContext): Promise<O>;
+  /**
+   * The arguments as the ledger keeps them, when they may hold more than the configured secrets (a proposed
+   * call's password or token: jev_permit). Gets the raw arguments, valid or not; must not throw.
+   */
+  recordedInput?(args: unknown): unknown;
 }

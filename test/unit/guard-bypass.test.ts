@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { compilePermissions, decideByRules, parsePermissions } from '../../src/guard/permissions';
 import { resolveAgainst } from '../../src/guard/paths';
 import { commandParts } from '../../src/guard/rules';
-import { redactPatterns } from '../../src/guard/secrets';
+import { redactCall, redactPatterns } from '../../src/guard/secrets';
 import { readRequest } from '../../src/guard/transcript';
 import type { CallFacts } from '../../src/guard/types';
 
@@ -47,6 +47,11 @@ describe('guard: ways around the rules', () => {
     const started = Date.now();
     assert.equal(await readRequest(fifo), undefined);
     assert.ok(Date.now() - started < 1000);
+  });
+
+  it('a value under a secret-named key is redacted whatever its shape', () => {
+    const out = redactCall({ command: 'psql', env: { DB_PASSWORD: 'plainvalue123', api_key: 'plainvalue123SECRET', user: 'app' } }, []);
+    assert.deepEqual(out, { command: 'psql', env: { DB_PASSWORD: '[REDACTED]', api_key: '[REDACTED]', user: 'app' } });
   });
 
   it('credentials in shell syntax are redacted: secret-named assignments, curl -u, user:password@ in URLs', () => {

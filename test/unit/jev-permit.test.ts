@@ -216,6 +216,17 @@ describe('jev_permit through JudgmentService', () => {
     assert.deepEqual(permitQuestions(true), Object.fromEntries(Object.entries(permitQuestions(false)).filter(([k]) => k !== 'effect')), 'same nouls either way');
   });
 
+  it('the ledger keeps the call as redacted as what went upstream: secret-named values and shapes are gone', async () => {
+    const p = new ScriptedProvider(CONFIDENT);
+    const values = ['PWVALUE_aaaa1111', 'TOKVALUE_bbbb2222', 'AUTHVAL_cccc3333', 'CLIENTSECRET_dd44', 'APIKEYVAL_eeee55'];
+    const call = { tool: 'db_connect', input: { user: 'app', password: values[0], token: values[1], headers: { Authorization: values[2] }, client_secret: values[3], apiKey: values[4], note: 'ghp_' + 'a'.repeat(36) } };
+    const outcome = await service(p).call('jev_permit', input(call));
+    const recorded = JSON.stringify(outcome.record.input);
+    for (const v of [...values, 'ghp_']) assert.ok(!recorded.includes(v), `${v} is not in the record`);
+    assert.match(recorded, /"user":"app"/, 'the rest of the call stays');
+    assert.ok(!JSON.stringify(p.requests[0]!.state).includes(values[0]), 'nor upstream');
+  });
+
   it('a clipped call input makes coverage incomplete and never allows, even with confident answers', async () => {
     const r = ok(await service(new ScriptedProvider(CONFIDENT)).call('jev_permit', input({ tool: 'Write', input: { file_path: 'a.txt', content: 'q'.repeat(PROJECTION_MAX_STRING + 10) } })));
     assert.deepEqual([r.decision, r.coverage.complete, r.projection.clipped, r.reason_codes[0]], ['ask', false, true, 'incomplete_context'], 'incomplete');
