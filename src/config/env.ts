@@ -42,11 +42,17 @@ export const JEV_SECRET_VARIABLES: readonly string[] = ['JEV_API_KEY', 'TYPESAFE
 
 /**
  * True when variable `name` holds a secret that must not reach commands Jev runs for evidence: one of
- * JEV_SECRET_VARIABLES, or any name ending in `_API_KEY` or `_TOKEN` (any case; Windows names ignore case).
+ * JEV_SECRET_VARIABLES, any name ending in `_API_KEY` or `_TOKEN`, or any name with a part that says
+ * secret (`AWS_SECRET_ACCESS_KEY`, `DB_PASSWORD`, `GCP_CREDENTIALS`, `SSH_PRIVATE_KEY`); any case.
  */
 export function isSecretVariable(name: string): boolean {
   const upper = name.toUpperCase();
-  return JEV_SECRET_VARIABLES.includes(upper) || upper.endsWith('_API_KEY') || upper.endsWith('_TOKEN');
+  return (
+    JEV_SECRET_VARIABLES.includes(upper) ||
+    upper.endsWith('_API_KEY') ||
+    upper.endsWith('_TOKEN') ||
+    /(^|_)(SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PRIVATE_KEY|ACCESS_KEY)(_|$)/.test(upper)
+  );
 }
 
 /** Non-empty (trimmed) values of Jev's secret variables in `env`: what the JudgmentService and the ledger redact. */

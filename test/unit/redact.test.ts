@@ -147,7 +147,8 @@ describe('JsonlLedger secrets', () => {
 describe('evidence command environment', () => {
   it('strips Jev’s secret variables and any *_API_KEY / *_TOKEN, keeps the rest', async () => {
     assert.ok(['JEV_API_KEY', 'TYPESAFE_API_KEY', 'JEV_API__KEY', 'JEV_HTTP_TOKEN', 'OPENAI_API_KEY', 'github_token'].every(isSecretVariable));
-    assert.ok(!['PATH', 'HOME', 'JEV_MODEL', 'TOKENIZER', 'API_KEY_FILE'].some(isSecretVariable));
+    assert.ok(!['PATH', 'HOME', 'JEV_MODEL', 'TOKENIZER', 'API_KEY_FILE', 'SECRETARY', 'PASSWORDLESS'].some(isSecretVariable));
+    assert.ok(['AWS_SECRET_ACCESS_KEY', 'DB_PASSWORD', 'GCP_CREDENTIALS', 'SSH_PRIVATE_KEY', 'AWS_ACCESS_KEY_ID', 'client_secret'].every(isSecretVariable), 'names that say secret');
     const env = { PATH: process.env.PATH, JEV_API_KEY: SECRET, JEV_API__KEY: SECRET, OTHER_TOKEN: SECRET, KEEP_ME: 'yes' };
     assert.deepEqual(Object.keys(evidenceEnv(env)).sort(), ['KEEP_ME', 'PATH']);
     const run = await runEvidenceCommand(`"${process.execPath}" -e "console.log(JSON.stringify(process.env))"`, dir, 10_000, env);
