@@ -57,19 +57,20 @@ export function parseScreenConfig(raw: unknown, field = 'screen'): GuardScreenCo
   return out;
 }
 
-/** The screen settings of the `servers` entries (`{"<name>": {…, "screen"?, "trustAnnotations"?}}`); nothing else of them is read here. */
+/** The screen settings of the `servers` entries (`{"<name>": {…, "screen"?, "trustAnnotations"?}}`) that have one; nothing else of them is read here. */
 function serverScreenSettings(raw: unknown): Record<string, { screen?: boolean; trustAnnotations?: boolean }> | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const out: Record<string, { screen?: boolean; trustAnnotations?: boolean }> = {};
   for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
     const e = entry as { screen?: unknown; trustAnnotations?: unknown } | null;
     if (typeof e !== 'object' || e === null) continue;
+    if (typeof e.screen !== 'boolean' && typeof e.trustAnnotations !== 'boolean') continue;
     out[name] = {
       ...(typeof e.screen === 'boolean' ? { screen: e.screen } : {}),
       ...(typeof e.trustAnnotations === 'boolean' ? { trustAnnotations: e.trustAnnotations } : {}),
     };
   }
-  return out;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Validates the parsed file. Throws Error, e.g. `.jev/config.json: agents[0].tools[1]: must not be empty`. */
