@@ -2,12 +2,13 @@
  * The lean entry of the permission hook, bundled as dist/guard.js: `node dist/guard.js guard --host H …`
  * does what `jevcp guard --host H …` does, but loads only the guard (hosts, rules, grants, config file), so a
  * call the rules settle costs little more than starting node. When a call needs judging it loads the full
- * CLI beside it (dist/cli.js) for the judge; install, uninstall and status are handed to the full CLI.
+ * CLI beside it (dist/cli.js) for the judge, and so does a PostToolUse result that is screened (the
+ * screener and jev_screen); install, uninstall and status are handed to the full CLI.
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseCommandArgs } from './args';
-import type { cliGuardJudge as CliGuardJudge } from './guard-hook/judge';
+import type { cliGuardJudge as CliGuardJudge, cliScreenJudge as CliScreenJudge } from './guard-hook/judge';
 import { runGuardHook } from './guard-hook/run-hook';
 import { EXIT, type CliIO } from './io';
 import type { Runtime } from './runtime';
@@ -15,6 +16,7 @@ import { safeText } from './safe-text';
 
 interface FullCli {
   cliGuardJudge: typeof CliGuardJudge;
+  cliScreenJudge: typeof CliScreenJudge;
   runCli: (argv: string[], io: CliIO) => Promise<number>;
 }
 
@@ -38,7 +40,11 @@ async function main(): Promise<void> {
       const { values } = parseCommandArgs('guard', args, { host: { type: 'string' }, agent: { type: 'string' }, config: { type: 'string' }, 'deadline-ms': { type: 'string' } });
       code = await runGuardHook(io, values, (host) => {
         const hold: { runtime?: Runtime } = {};
-        return { judge: (event, agent) => fullCli().cliGuardJudge(io, host, hold)(event, agent), close: () => hold.runtime?.close() };
+        return {
+          judge: (event, agent) => fullCli().cliGuardJudge(io, host, hold)(event, agent),
+          screen: (event, agent) => fullCli().cliScreenJudge(io, hold)(event, agent),
+          close: () => hold.runtime?.close(),
+        };
       });
     }
   } catch (err) {

@@ -14,7 +14,7 @@ import { stepAgentCommand } from './commands/step-agent';
 import { EXIT, type CliCommand, type CliIO } from './io';
 
 // For the lean guard entry (guard-main.ts, dist/guard.js), which loads this bundle only when a call needs judging.
-export { cliGuardJudge } from './guard-hook/judge';
+export { cliGuardJudge, cliScreenJudge } from './guard-hook/judge';
 import { wantsJson } from './report';
 import { safeText } from './safe-text';
 

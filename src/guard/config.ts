@@ -5,9 +5,9 @@ import { DEFAULT_CONFIG_FILE } from '../registry/config-file-name';
 import { parsePermissions, type PermissionsConfig } from './permissions';
 
 /**
- * What the guard reads of `.jev/config.json`: `agents` (names and grants) and `permissions`, validated
- * with errors naming the file, the field and the rule, and nothing else (the `servers` block is the
- * registry's, checked by registry/config-file.ts when servers are used). Kept free of zod so the lean
+ * What the guard reads of `.jev/config.json`: `agents` (names and grants), `permissions` and `screen`,
+ * validated with errors naming the file, the field and the rule; of the `servers` block (the registry's,
+ * checked by registry/config-file.ts when servers are used) only each server's screen settings. Kept free of zod so the lean
  * entry starts fast.
  */
 
@@ -16,6 +16,61 @@ export interface GuardConfig {
   agents: AgentManifest[];
   /** undefined when the file has no permissions block (the defaults apply). */
   permissions?: PermissionsConfig;
+  /** The `screen` block (PostToolUse screening); undefined when the file has none (no commands, mode warn). */
+  screen?: GuardScreenConfig;
+  /**
+   * Per-server screen settings read from `servers` (`screen`, `trustAnnotations`), by server name;
+   * the rest of each entry is the registry's (registry/config-file.ts validates it).
+   */
+  serverScreen?: Record<string, { screen?: boolean; trustAnnotations?: boolean }>;
+}
+
+/** The `screen` block: shell command patterns whose output is screened, and what an unscreened result gets. */
+export interface GuardScreenConfig {
+  /** Patterns such as `curl*`, `gh issue view*` (`*` any characters). */
+  commands: string[];
+  /** `warn` (default): an unscreened result reaches the model with a warning; `strict`: it is withheld. */
+  mode: 'warn' | 'strict';
+}
+
+const SCREEN_KEYS = ['commands', 'mode'];
+
+/** Validates a `screen` block. Throws Error naming the field, e.g. `screen.commands[1]: must be a non-empty string`. */
+export function parseScreenConfig(raw: unknown, field = 'screen'): GuardScreenConfig {
+  if (raw === undefined) return { commands: [], mode: 'warn' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${field}: must be an object {commands, mode}`);
+  const obj = raw as Record<string, unknown>;
+  const unknown = Object.keys(obj).filter((k) => !SCREEN_KEYS.includes(k));
+  if (unknown.length) throw new Error(`${field}: unknown field ${unknown.sort().join(', ')} (allowed: ${SCREEN_KEYS.join(', ')})`);
+  const out: GuardScreenConfig = { commands: [], mode: 'warn' };
+  if (obj.commands !== undefined) {
+    if (!Array.isArray(obj.commands)) throw new Error(`${field}.commands: must be an array of command patterns such as "curl*"`);
+    obj.commands.forEach((c, i) => {
+      if (typeof c !== 'string' || c.trim() === '') throw new Error(`${field}.commands[${i}]: must be a non-empty string`);
+    });
+    out.commands = obj.commands as string[];
+  }
+  if (obj.mode !== undefined) {
+    if (obj.mode !== 'warn' && obj.mode !== 'strict') throw new Error(`${field}.mode: must be "warn" or "strict"; got ${JSON.stringify(obj.mode)}`);
+    out.mode = obj.mode;
+  }
+  return out;
+}
+
+/** The screen settings of the `servers` entries (`{"<name>": {…, "screen"?, "trustAnnotations"?}}`) that have one; nothing else of them is read here. */
+function serverScreenSettings(raw: unknown): Record<string, { screen?: boolean; trustAnnotations?: boolean }> | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const out: Record<string, { screen?: boolean; trustAnnotations?: boolean }> = {};
+  for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
+    const e = entry as { screen?: unknown; trustAnnotations?: unknown } | null;
+    if (typeof e !== 'object' || e === null) continue;
+    if (typeof e.screen !== 'boolean' && typeof e.trustAnnotations !== 'boolean') continue;
+    out[name] = {
+      ...(typeof e.screen === 'boolean' ? { screen: e.screen } : {}),
+      ...(typeof e.trustAnnotations === 'boolean' ? { trustAnnotations: e.trustAnnotations } : {}),
+    };
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Validates the parsed file. Throws Error, e.g. `.jev/config.json: agents[0].tools[1]: must not be empty`. */
@@ -41,12 +96,16 @@ export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
       agents.push({ name: a.name as string, tools: tools as string[] });
     });
   }
-  if (obj.permissions === undefined) return { agents };
+  const out: GuardConfig = { agents };
   try {
-    return { agents, permissions: parsePermissions(obj.permissions) };
+    if (obj.permissions !== undefined) out.permissions = parsePermissions(obj.permissions);
+    if (obj.screen !== undefined) out.screen = parseScreenConfig(obj.screen);
   } catch (err) {
     return fail((err as Error).message);
   }
+  const servers = serverScreenSettings(obj.servers);
+  if (servers) out.serverScreen = servers;
+  return out;
 }
 
 /**

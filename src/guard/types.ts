@@ -11,8 +11,11 @@ export type HostName = (typeof HOST_NAMES)[number];
 /** What a tool call may change, as far as the guard knows it (undefined: unknown, e.g. a shell command). */
 export type ToolEffect = 'read_only' | 'local_write' | 'external_write' | 'destructive';
 
-/** Which hook event: the two that get a decision, or any other (answered with no opinion). */
-export type GuardEventKind = 'PreToolUse' | 'PermissionRequest' | 'other';
+/**
+ * Which hook event: the two that get a decision, PostToolUse (its result may be screened), or any other
+ * (answered with no opinion).
+ */
+export type GuardEventKind = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'other';
 
 /** One hook event, parsed from the host's stdin JSON (hosts/*.ts `parse`). */
 export interface GuardEvent {
@@ -32,6 +35,8 @@ export interface GuardEvent {
   permissionMode?: string;
   sessionId?: string;
   toolUseId?: string;
+  /** PostToolUse: the tool's result as the host gave it (`tool_response`). */
+  response?: unknown;
 }
 
 /**
@@ -123,3 +128,18 @@ export interface SettledCall {
  */
 export type SettledRecorder = (call: { input: PermitInput; settled: SettledCall; event: GuardEvent; agent: string; root: string }) => Promise<string | undefined>;
 
+
+/**
+ * What the guard says about one screened tool result (PostToolUse), before it is written in the host's
+ * format (hosts/*.ts `answerScreen`). `pass-through`: nothing; `warn`: context telling the model the
+ * content is data only; `withhold`: keep the content from the model as far as the host allows.
+ */
+export interface ScreenAnswer {
+  handling: 'pass-through' | 'warn' | 'withhold';
+  /** The screen's outcome kind (pass, skip, review, block, unscreened). */
+  kind: string;
+  /** What the model is told (names the decision and its record ids; never quotes the content). */
+  notice: string;
+  /** True for an MCP tool's result: hosts that can replace an MCP tool's output do. */
+  mcp: boolean;
+}

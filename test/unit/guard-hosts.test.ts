@@ -89,9 +89,12 @@ describe('answers in each host format', () => {
     assert.equal(HOSTS['claude-code'].answer(e, verdict('ask')), '');
   });
 
-  it('claude-code and vscode: other events get no answer', () => {
+  it('claude-code and vscode: other events get no answer; PostToolUse gets no permission answer', () => {
     for (const [host, name] of [['claude-code', 'post-tool-use'], ['vscode', 'post-tool-use']] as const) {
-      const e = HOSTS[host].parse(JSON.parse(fixture(host, name)));
+      const post = HOSTS[host].parse(JSON.parse(fixture(host, name)));
+      assert.equal(post.kind, 'PostToolUse');
+      assert.equal(HOSTS[host].answer(post, verdict('deny')), '');
+      const e = HOSTS[host].parse({ ...JSON.parse(fixture(host, name)), hook_event_name: 'SessionStart' });
       assert.equal(e.kind, 'other');
       assert.equal(HOSTS[host].answer(e, verdict('deny')), '');
     }

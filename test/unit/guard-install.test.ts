@@ -31,6 +31,9 @@ describe('claude-code', () => {
     assert.equal(cfg.hooks.PreToolUse.length, 2);
     assert.equal(cfg.hooks.PreToolUse[0].hooks[0].command, './audit.sh');
     assert.deepEqual(cfg.hooks.PreToolUse[1], { matcher: '*', hooks: [{ type: 'command', command: "'/usr/bin/node' '/opt/jev/dist/cli.js' guard --host claude-code", timeout: 60 }] });
+    assert.deepEqual(cfg.hooks.PostToolUse, [
+      { matcher: 'Bash|WebFetch|WebSearch|mcp__.*', hooks: [{ type: 'command', command: "'/usr/bin/node' '/opt/jev/dist/cli.js' guard --host claude-code", timeout: 60 }] },
+    ]);
     assert.deepEqual(cfg.permissions, { allow: ['Bash(npm test)'] });
     assert.match(readFileSync(file, 'utf8'), /\n\t"hooks"/, 'keeps the file\'s indentation');
     assert.equal((await installGuard({ ...opts(s, 'claude-code'), ...paths })).action, 'unchanged');
@@ -86,7 +89,7 @@ describe('claude-code', () => {
 });
 
 describe('codex, vscode, copilot-cli', () => {
-  it('codex: PreToolUse and PermissionRequest on Bash in .codex/hooks.json beside other hooks; round trip', async () => {
+  it('codex: PreToolUse and PermissionRequest on Bash, PostToolUse on Bash, web search and MCP, in .codex/hooks.json beside other hooks; round trip', async () => {
     const s = setup();
     const file = join(s.workspace, '.codex', 'hooks.json');
     mkdirSync(join(s.workspace, '.codex'));
@@ -94,8 +97,9 @@ describe('codex, vscode, copilot-cli', () => {
     writeFileSync(file, before);
     await installGuard({ ...opts(s, 'codex'), ...paths });
     const cfg = JSON.parse(readFileSync(file, 'utf8'));
-    assert.deepEqual(Object.keys(cfg.hooks), ['SessionStart', 'PreToolUse', 'PermissionRequest']);
+    assert.deepEqual(Object.keys(cfg.hooks), ['SessionStart', 'PreToolUse', 'PermissionRequest', 'PostToolUse']);
     assert.equal(cfg.hooks.PermissionRequest[0].matcher, 'Bash');
+    assert.equal(cfg.hooks.PostToolUse[0].matcher, 'Bash|web_search|mcp__.*');
     await uninstallGuard(opts(s, 'codex'));
     assert.equal(readFileSync(file, 'utf8'), before);
   });
@@ -106,7 +110,8 @@ describe('codex, vscode, copilot-cli', () => {
     writeFileSync(join(s.workspace, '.github', 'hooks', 'lint.json'), '{"hooks":{}}');
     await installGuard({ ...opts(s, 'vscode'), ...paths });
     const cfg = JSON.parse(readFileSync(join(s.workspace, '.github', 'hooks', 'jev-guard.json'), 'utf8'));
-    assert.deepEqual(cfg, { hooks: { PreToolUse: [{ type: 'command', command: "'/usr/bin/node' '/opt/jev/dist/cli.js' guard --host vscode", timeout: 30 }] } });
+    const entry = { type: 'command', command: "'/usr/bin/node' '/opt/jev/dist/cli.js' guard --host vscode", timeout: 30 };
+    assert.deepEqual(cfg, { hooks: { PreToolUse: [entry], PostToolUse: [entry] } });
     await uninstallGuard(opts(s, 'vscode'));
     assert.equal(existsSync(join(s.workspace, '.github', 'hooks', 'jev-guard.json')), false);
     assert.equal(readFileSync(join(s.workspace, '.github', 'hooks', 'lint.json'), 'utf8'), '{"hooks":{}}');

@@ -6,7 +6,7 @@ import { hostAdapter } from '../../guard/hosts';
 import { guardStatus, installGuard, uninstallGuard } from '../../guard/install/install';
 import type { Scope } from '../../guard/install/locations';
 import { parseCommandArgs } from '../args';
-import { cliGuardJudge } from '../guard-hook/judge';
+import { cliGuardJudge, cliScreenJudge } from '../guard-hook/judge';
 import { runGuardHook } from '../guard-hook/run-hook';
 import { EXIT, type CliCommand } from '../io';
 import { reportError, wantsJson } from '../report';
@@ -42,7 +42,7 @@ export const guardCommand: CliCommand = async (args, io) => {
       for (const flag of ['scope', 'dir', 'json'] as const) if (values[flag] !== undefined) throw invalidInput(`guard: --${flag} applies to install, uninstall and status.`);
       return await runGuardHook(io, values, (host) => {
         const hold: { runtime?: Runtime } = {};
-        return { judge: cliGuardJudge(io, host, hold), close: () => hold.runtime?.close() };
+        return { judge: cliGuardJudge(io, host, hold), screen: cliScreenJudge(io, hold), close: () => hold.runtime?.close() };
       });
     }
     if (!['install', 'uninstall', 'status'].includes(sub)) throw invalidInput(`guard: say install, uninstall or status, or nothing (the hook itself); got ${JSON.stringify(sub)}.`);

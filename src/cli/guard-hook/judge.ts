@@ -4,7 +4,9 @@ import { loadConfig } from '../../config/env';
 import { stateDir } from '../../gate/state-dir';
 import { hasPermitTool, servicePermitJudge } from '../../guard/judge';
 import { guardSource } from '../../guard/source';
-import type { JudgeAvailability } from '../../guard/run';
+import type { JudgeAvailability, ScreenAvailability } from '../../guard/run';
+import { createScreener } from '../../screen/screener';
+import { serviceJudge } from '../../screen/service-judge';
 import type { GuardEvent, PermitJudge } from '../../guard/types';
 import { configError } from '../../judgment/errors';
 import type { CliIO } from '../io';
@@ -52,5 +54,26 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
     const note = (line: string) => io.stderr.write(safeText(`jevcp guard: ${line}\n`));
     const target = { root, host, agent: agent ?? host, source };
     return { kind: 'judge', judge: editorPermitJudge(sessions, target, fallback, note), label: `the editor (${sessions[0]!.editor}), else the CLI configuration` };
+  };
+}
+
+/**
+ * The guard's content screen for PostToolUse results: jev_screen through the CLI configuration (JEV_*), in
+ * this process's JudgmentService (its ledger, spend cap and provider). The running editor is not asked: its
+ * channel has no screen route. None when only the mock or nothing is configured (the mock never decides).
+ * The runtime is kept in `hold` so the caller closes its ledger.
+ */
+export function cliScreenJudge(io: CliIO, hold: { runtime?: Runtime }): (event?: GuardEvent, agent?: string) => Promise<ScreenAvailability> {
+  return async (_event, agent) => {
+    const config = loadConfig(io.env);
+    if (config.provider === 'mock') {
+      return config.providerReason === 'no backend configured'
+        ? { kind: 'none', reason: 'no judgment backend: JEV_API_KEY and JEV_BASE_URL are not set (and no provider is chosen)' }
+        : { kind: 'none', code: 'MOCK_ONLY', reason: `only the mock judge is configured (${config.providerReason}); the mock never decides a screen` };
+    }
+    const runtime = hold.runtime ?? createRuntime(io, { mockNotice: false });
+    hold.runtime = runtime;
+    const screener = createScreener({ judge: serviceJudge(runtime.service, agent !== undefined ? { agent } : {}) });
+    return { kind: 'screen', screen: (request) => screener.screen(request), label: `the CLI configuration (${runtime.label})` };
   };
 }

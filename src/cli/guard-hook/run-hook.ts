@@ -2,7 +2,7 @@ import { secretValues } from '../../config/env';
 import { invalidInput } from '../../judgment/errors';
 import { usableSecrets } from '../../judgment/redact';
 import { hostAdapter } from '../../guard/hosts';
-import { failureVerdict, runGuard, type GuardRunResult, type JudgeAvailability } from '../../guard/run';
+import { failureVerdict, runGuard, type GuardRunResult, type JudgeAvailability, type ScreenAvailability } from '../../guard/run';
 import type { GuardEvent } from '../../guard/types';
 import { EXIT, type CliIO } from '../io';
 import { editorSettledRecorder } from './record';
@@ -22,6 +22,8 @@ export interface GuardHookValues {
 /** Finds the judge for one run; `close` releases what it opened (the ledger). */
 export interface GuardJudgeSource {
   judge: (event: GuardEvent, agent: string) => Promise<JudgeAvailability>;
+  /** Finds the content screen for a PostToolUse result; absent: none (results are unscreened). */
+  screen?: (event: GuardEvent, agent: string) => Promise<ScreenAvailability>;
   close: () => void;
 }
 
@@ -67,6 +69,7 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
     autoAccept: threshold(io.env, 'JEV_AUTO_ACCEPT'),
     reviewAt: threshold(io.env, 'JEV_REVIEW_AT'),
     record: editorSettledRecorder(io.env, host.name),
+    ...(judges.screen ? { screen: judges.screen } : {}),
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<GuardRunResult>((done) => {

@@ -1,4 +1,4 @@
-import type { CallFacts, GuardEvent, GuardVerdict, HostName } from '../types';
+import type { CallFacts, GuardEvent, GuardVerdict, HostName, ScreenAnswer } from '../types';
 
 /**
  * One host's hook wire format: how its hook event arrives on stdin, what its tools mean, and how it
@@ -19,6 +19,30 @@ export interface HostAdapter {
    * read (malformed, too large): answered as a PreToolUse.
    */
   answer(event: GuardEvent | undefined, verdict: GuardVerdict): string;
+  /**
+   * The host's answer to a screened PostToolUse result ('' writes nothing). Absent: the host does not
+   * read a PostToolUse answer, and the guard has no opinion on its results.
+   */
+  answerScreen?(event: GuardEvent, screen: ScreenAnswer): string;
+  /** The MCP server and tool of `tool` when it is one of the host's MCP tools (`servers`: the configured server names). */
+  mcpTool?(tool: string, servers: readonly string[]): { server: string; tool: string } | undefined;
+}
+
+/** The MCP server and tool of a `mcp__server__tool` name (Claude Code, Codex), else undefined. */
+export function mcpDoubleUnderscore(name: string): { server: string; tool: string } | undefined {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name);
+  return m ? { server: m[1]!, tool: m[2]! } : undefined;
+}
+
+/**
+ * The replacement of a tool result in the shape the host gave it: a string for a string, a list of one text
+ * block for a list (MCP content), `{content: [text block]}` for an object.
+ */
+export function replacementLike(original: unknown, text: string): unknown {
+  if (typeof original === 'string') return text;
+  const block = [{ type: 'text', text }];
+  if (Array.isArray(original)) return block;
+  return { content: block };
 }
 
 /** `obj[field]` when it is a non-empty string, else undefined. */

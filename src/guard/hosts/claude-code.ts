@@ -1,6 +1,6 @@
-import type { CallFacts, GuardEvent, GuardEventKind, GuardVerdict, ToolEffect } from '../types';
+import type { CallFacts, GuardEvent, GuardEventKind, GuardVerdict, ScreenAnswer, ToolEffect } from '../types';
 import { resolveAgainst } from '../paths';
-import { asObject, json, required, str, strings, type HostAdapter } from './adapter';
+import { asObject, json, mcpDoubleUnderscore, replacementLike, required, str, strings, type HostAdapter } from './adapter';
 
 /**
  * Claude Code's hooks (its hooks reference): the event arrives on stdin with `session_id`,
@@ -9,7 +9,10 @@ import { asObject, json, required, str, strings, type HostAdapter } from './adap
  * `permissionDecisionReason`; PermissionRequest (the permission dialog is about to show) with
  * `hookSpecificOutput.decision.behavior` allow|deny. Writing nothing leaves Claude's own permission flow.
  * A failed judgment answers PreToolUse with `ask` (a person decides, whatever the session's allow rules
- * or mode) and PermissionRequest with nothing (the dialog shows).
+ * or mode) and PermissionRequest with nothing (the dialog shows). PostToolUse (its input adds
+ * `tool_response`) is answered for a screened result: `hookSpecificOutput.additionalContext` to warn;
+ * `decision: "block"` with a `reason` (fed to Claude) to withhold, plus `updatedMCPToolOutput` (replaces
+ * the output) for an MCP tool; nothing for a result that passed.
  */
 
 const EFFECTS: Record<string, ToolEffect> = {
@@ -27,7 +30,7 @@ const EFFECTS: Record<string, ToolEffect> = {
 
 /** Event kind of a Claude Code (or Codex, VS Code) `hook_event_name`. */
 export function eventKind(name: string): GuardEventKind {
-  return name === 'PreToolUse' || name === 'PermissionRequest' ? name : 'other';
+  return name === 'PreToolUse' || name === 'PermissionRequest' || name === 'PostToolUse' ? name : 'other';
 }
 
 /** Parses the snake_case event shared by Claude Code, VS Code and Codex. Throws Error naming the field. */
@@ -50,7 +53,27 @@ export function parseSnakeEvent(host: GuardEvent['host'], raw: unknown): GuardEv
     permissionMode: str(obj, 'permission_mode'),
     sessionId: str(obj, 'session_id'),
     toolUseId: str(obj, 'tool_use_id'),
+    ...(kind === 'PostToolUse' ? { response: obj.tool_response } : {}),
   };
+}
+
+/**
+ * The PostToolUse answer shared by Claude Code and Codex: `warn` adds context; `withhold` blocks with the
+ * notice as the reason (fed to the model) and, for an MCP tool, replaces its output with the notice
+ * (`updatedMCPToolOutput`, in the shape the host gave the output).
+ */
+export function postToolUseAnswer(event: GuardEvent, s: ScreenAnswer): string {
+  if (s.handling === 'pass-through') return '';
+  if (s.handling === 'warn') return json({ hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: s.notice } });
+  return json({
+    decision: 'block',
+    reason: s.notice,
+    hookSpecificOutput: {
+      hookEventName: 'PostToolUse',
+      additionalContext: s.notice,
+      ...(s.mcp ? { updatedMCPToolOutput: replacementLike(event.response, s.notice) } : {}),
+    },
+  });
 }
 
 /** The `hookSpecificOutput` answer to PreToolUse (Claude Code, VS Code, Codex share it). */
@@ -90,4 +113,6 @@ export const claudeCode: HostAdapter = {
     }
     return '';
   },
+  answerScreen: postToolUseAnswer,
+  mcpTool: (tool) => mcpDoubleUnderscore(tool),
 };

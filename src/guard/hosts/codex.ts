@@ -1,6 +1,6 @@
 import type { CallFacts, GuardEvent, GuardVerdict } from '../types';
-import { json, strings, type HostAdapter } from './adapter';
-import { parseSnakeEvent, preToolUseAnswer } from './claude-code';
+import { json, mcpDoubleUnderscore, strings, type HostAdapter } from './adapter';
+import { parseSnakeEvent, postToolUseAnswer, preToolUseAnswer } from './claude-code';
 
 /**
  * Codex's hooks (openai/codex `codex-rs/hooks/schema/generated/`, copies with their source commit in
@@ -9,8 +9,10 @@ import { parseSnakeEvent, preToolUseAnswer } from './claude-code';
  * ask as unsupported and runs the call under its own approval policy), so the guard answers PreToolUse
  * with deny or with no output. PermissionRequest (Codex is about to ask for approval) takes
  * `hookSpecificOutput.decision.behavior` allow|deny; no output leaves Codex's approval prompt. A failed
- * judgment therefore never allows: no output, and Codex's sandbox and approval policy decide. Default
- * hook timeout: 600 s.
+ * judgment therefore never allows: no output, and Codex's sandbox and approval policy decide. PostToolUse
+ * (input adds `tool_response`) takes `decision: "block"` with `reason`, and `hookSpecificOutput` with
+ * `additionalContext` and `updatedMCPToolOutput`: a screened result is answered like Claude Code's (the
+ * answers are checked against the published output schema). Default hook timeout: 600 s.
  */
 
 function describe(event: GuardEvent): CallFacts {
@@ -32,4 +34,6 @@ export const codex: HostAdapter = {
     }
     return '';
   },
+  answerScreen: postToolUseAnswer,
+  mcpTool: (tool) => mcpDoubleUnderscore(tool),
 };

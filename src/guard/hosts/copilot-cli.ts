@@ -10,6 +10,9 @@ import { asObject, json, required, str, strings, type HostAdapter } from './adap
  * permissionDecisionReason}`; no output lets the CLI's own permission flow decide. The event carries no
  * event name (the configuration key says which event runs the command), so an event with toolName is a
  * preToolUse and one without has no opinion. A failed judgment answers `ask`. Default hook timeout: 30 s.
+ * postToolUse (`toolResult` beside `toolName`) gets no opinion and is not screened: the CLI's hooks reference
+ * documents no output for it that reaches the model (only the SDK's in-process onPostToolUse can modify a
+ * result or add context), so the adapter has no `answerScreen`.
  *
  * Tools map onto rule names: bash ↔ Bash, view ↔ Read, create ↔ Write, edit/str_replace ↔ Edit,
  * glob ↔ Glob, grep ↔ Grep, web_fetch ↔ WebFetch.

@@ -1,7 +1,6 @@
-import type { CallFacts, GuardEvent, GuardVerdict, ToolEffect } from '../types';
+import type { CallFacts, GuardEvent, GuardVerdict, ScreenAnswer, ToolEffect } from '../types';
 import { resolveAgainst } from '../paths';
-import { type HostAdapter } from './adapter';
-import { strings } from './adapter';
+import { json, strings, type HostAdapter } from './adapter';
 import { parseSnakeEvent, preToolUseAnswer } from './claude-code';
 
 /**
@@ -10,7 +9,9 @@ import { parseSnakeEvent, preToolUseAnswer } from './claude-code';
  * `transcript_path`, `tool_name` (`run_in_terminal`, `read_file`, `mcp_<server>_<tool>`…), `tool_input`,
  * `tool_use_id`, `cwd`, and is answered with `hookSpecificOutput.permissionDecision` allow|ask|deny;
  * `ask` shows a confirmation quoting the reason. There is no PermissionRequest event. A failed judgment
- * answers `ask`. Default hook timeout: 30 s.
+ * answers `ask`. PostToolUse (input adds `tool_response`) takes `decision: "block"` with `reason` and
+ * `hookSpecificOutput.additionalContext`; VS Code has no way to replace a tool's output, so a withheld
+ * result is blocked with the notice as reason and context. Default hook timeout: 30 s.
  *
  * Tool names map onto the rule names agent users know (README "Guard"): run_in_terminal ↔ Bash,
  * read_file/list_dir ↔ Read, grep_search/semantic_search ↔ Grep, file_search ↔ Glob, create_file ↔ Write,
@@ -70,5 +71,15 @@ export const vscode: HostAdapter = {
     const kind = event?.kind ?? 'PreToolUse';
     if (kind !== 'PreToolUse' || v.decision === 'defer') return '';
     return preToolUseAnswer(v.decision, v.reason);
+  },
+  answerScreen(_event: GuardEvent, s: ScreenAnswer): string {
+    if (s.handling === 'pass-through') return '';
+    const context = { hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: s.notice } };
+    return json(s.handling === 'warn' ? context : { decision: 'block', reason: s.notice, ...context });
+  },
+  mcpTool(tool: string, servers: readonly string[]) {
+    // `mcp_<server>_<tool>`: the server is the longest configured name that fits (names may hold `_`).
+    const server = [...servers].sort((a, b) => b.length - a.length).find((name) => tool.startsWith(`mcp_${name}_`) && tool.length > name.length + 5);
+    return server === undefined ? undefined : { server, tool: tool.slice(server.length + 5) };
   },
 };

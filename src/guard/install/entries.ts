@@ -13,19 +13,34 @@ export const GUARD_MARK = / guard --host (claude-code|vscode|codex|copilot-cli)\
 
 type Json = Record<string, unknown>;
 
-/** The events the guard hooks per host, and the entry it adds to each event's list. */
+/**
+ * Tools whose PostToolUse results the guard may screen (src/guard/run.ts): shell commands (screen.commands),
+ * the host's web tools and MCP tools; first-party file tools are left out so their results cost no hook run.
+ * Claude Code's and Codex's matchers are regular expressions on the tool name.
+ */
+export const POST_TOOL_USE_MATCHER: Readonly<Record<'claude-code' | 'codex', string>> = { 'claude-code': 'Bash|WebFetch|WebSearch|mcp__.*', codex: 'Bash|web_search|mcp__.*' };
+
+/**
+ * The events the guard hooks per host, and the entry it adds to each event's list: PreToolUse (and
+ * Codex's PermissionRequest) for permissions, PostToolUse for the content screen. Copilot CLI's postToolUse
+ * output is not read, so only its preToolUse is hooked.
+ */
 export function guardEntries(host: HostName, command: string): Record<string, Json> {
   const timeout = INSTALLED_TIMEOUT_S[host];
   switch (host) {
     case 'claude-code':
-      return { PreToolUse: { matcher: '*', hooks: [{ type: 'command', command, timeout }] } };
+      return {
+        PreToolUse: { matcher: '*', hooks: [{ type: 'command', command, timeout }] },
+        PostToolUse: { matcher: POST_TOOL_USE_MATCHER['claude-code'], hooks: [{ type: 'command', command, timeout }] },
+      };
     case 'codex':
       return {
         PreToolUse: { matcher: 'Bash', hooks: [{ type: 'command', command, timeout }] },
         PermissionRequest: { matcher: 'Bash', hooks: [{ type: 'command', command, timeout }] },
+        PostToolUse: { matcher: POST_TOOL_USE_MATCHER.codex, hooks: [{ type: 'command', command, timeout }] },
       };
     case 'vscode':
-      return { PreToolUse: { type: 'command', command, timeout } };
+      return { PreToolUse: { type: 'command', command, timeout }, PostToolUse: { type: 'command', command, timeout } };
     case 'copilot-cli':
       return { preToolUse: { type: 'command', bash: command, timeoutSec: timeout } };
   }
