@@ -228,7 +228,12 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
     const e = err as { code?: string; message?: string };
     return fail(host, event, 'JUDGE_ERROR', `${available.label}: ${e.code ? `${e.code}: ` : ''}${redactLine(e.message ?? String(err), o.secrets)}`);
   }
-  const verdict = verdictOfPermit(result);
+  const judged = verdictOfPermit(result);
+  // Whether a call serves the user's request cannot be known without the request: never an allow then.
+  const verdict: GuardVerdict =
+    judged.decision === 'allow' && request === undefined
+      ? { ...judged, decision: 'ask', reasonCodes: ['incomplete_context'], reason: 'Jev judged this call: ask (incomplete_context: the host gave no transcript, so the request it should serve is unknown)' }
+      : judged;
   return { stdout: host.answer(event, verdict), verdict, event, ...(verdict.decision === 'allow' ? {} : { stderr: `jevcp guard: ${verdict.decision}: ${verdict.reason}` }) };
 }
 

@@ -80,7 +80,9 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 function bashEvent(command: string): string {
   const e = JSON.parse(readFileSync(join(FIX, 'pre-tool-use-bash.json'), 'utf8')) as Record<string, unknown>;
   e.cwd = ws;
-  e.transcript_path = join(ws, 'none.jsonl');
+  // The host's transcript holds the user's request (without one the guard never allows).
+  writeFileSync(join(ws, 'transcript.jsonl'), readFileSync(join(FIX, 'transcript.jsonl')));
+  e.transcript_path = join(ws, 'transcript.jsonl');
   e.tool_input = { command };
   return JSON.stringify(e);
 }

@@ -39,7 +39,11 @@ function workspace(config?: unknown): string {
 
 function eventIn(host: string, name: string, dir: string, patch: (e: Record<string, unknown>) => void = () => undefined): string {
   const e = JSON.parse(fixture(host, name).replaceAll('/work/project', dir)) as Record<string, unknown>;
-  if ('transcript_path' in e && e.transcript_path !== null) e.transcript_path = join(dir, 'no-transcript.jsonl');
+  // A real transcript, so the user's request is known (without one the guard never allows).
+  if ('transcript_path' in e && e.transcript_path !== null) {
+    writeFileSync(join(dir, 'transcript.jsonl'), readFileSync(join(FIX, 'claude-code', 'transcript.jsonl')));
+    e.transcript_path = join(dir, 'transcript.jsonl');
+  }
   patch(e);
   return JSON.stringify(e);
 }
@@ -197,6 +201,15 @@ describe('a whole run through the PermitJudge port', () => {
     const out = JSON.parse(deny.stdout).hookSpecificOutput;
     assert.equal(out.permissionDecision, 'deny');
     assert.match(out.permissionDecisionReason, /DESTRUCTIVE, OUTSIDE_REQUEST/);
+  });
+
+  it('with no transcript the request is unknown: a judged allow becomes ask (incomplete_context)', async () => {
+    const dir = workspace();
+    const seen: PermitInput[] = [];
+    const r = await run('claude-code', eventIn('claude-code', 'pre-tool-use-write', dir, (e) => delete e.transcript_path), dir, permit('allow', 'auto'), { seen });
+    assert.deepEqual([r.verdict.decision, r.verdict.reasonCodes], ['ask', ['incomplete_context']]);
+    assert.match(JSON.parse(r.stdout).hookSpecificOutput.permissionDecisionReason, /no transcript/);
+    assert.match(seen[0]!.request, /user request is unknown/);
   });
 
   it('failures never allow: judge error, judge past the deadline, no judge, malformed, too large', async () => {
