@@ -18,6 +18,7 @@ import { gatewayTools, namespacedName } from './gateway-tools';
 import { ProtocolError, unknownTool } from './tool-call-errors';
 import { cardResult } from './server';
 import { DEFAULT_FORWARD_MAX_BYTES, forwardResult } from './forward-result';
+import { screenForwarded } from './gateway-screen';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { DecisionCard } from './app-card';
 
@@ -151,7 +152,8 @@ function refusal(deps: GatewayDeps, name: string): Refusal {
 
 /**
  * Runs an external tool through the registry (its capability check included), records the call, and
- * forwards the server's own result, cut to the session's cap (forward-result.ts).
+ * forwards the server's own result, cut to the session's cap (forward-result.ts) and, for a server marked
+ * for screening, screened (gateway-screen.ts).
  */
 async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number, onProgress?: (progress: CallProgress) => void): Promise<CallToolResult> {
   const registry = deps.registry();
@@ -174,7 +176,9 @@ async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown,
   if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
   // An in-process tool has no MCP result of its own: its JSON object, as the judgment tools answer.
   const result = raw ?? { content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }], structuredContent: outcome.result };
-  return forwardResult(result, deps.resultCap?.() ?? { maxBytes: DEFAULT_FORWARD_MAX_BYTES, setting: 'the default cap' }, record.id);
+  const cap = deps.resultCap?.() ?? { maxBytes: DEFAULT_FORWARD_MAX_BYTES, setting: 'the default cap' };
+  // Screened as forwarded: the agent reads only what is forwarded, and the ledger keeps the raw result either way.
+  return screenForwarded(deps, tool.target, args, forwardResult(result, cap, record.id), signal, record.id, cap.recordedIn);
 }
 
 /**
