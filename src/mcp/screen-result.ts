@@ -8,6 +8,7 @@
  *   the agent (the call's ledger record keeps its bounded copy for a person);
  * - not screened (judge down or slow, or only the mock judge configured): a warning first, or withheld when
  *   the server's `screen` is `"strict"`. Never passed as if screened.
+ * An error result the tool itself reported (isError) is screened the same way (gateway-calls.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolAnnotations } from '../tools/types';

@@ -124,6 +124,15 @@ describe('serve --agent screens the results of servers marked "screen"', () => {
     assert.match(JSON.stringify(decision), /gateway, server planted tool page/);
   });
 
+  it("an error the tool reports is screened too: its planted words never reach the agent", async () => {
+    const r = await call(client, 'planted__broken');
+    assert.equal(r.isError, true);
+    assert.doesNotMatch(JSON.stringify(r), PLANTED_WORDS);
+    assert.match(texts(r)[0]!, /^\[jevcp: result withheld\] The result of planted\/broken was withheld/);
+    // Unscreened server: the error text is forwarded as before.
+    assert.match(JSON.stringify(await call(client, 'quiet__broken')), PLANTED_WORDS);
+  });
+
   it('a suspicious result comes with a warning text item first, then the content unchanged', async () => {
     const quiet = await call(client, 'quiet__forum');
     const r = await call(client, 'planted__forum');
