@@ -20,6 +20,7 @@ import type { ServerView } from '../panel/protocol';
 import type { AgentManifest } from '../registry/manifest';
 import type { ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/judgment-service';
+import type { Screener } from '../screen';
 import type { Floors } from '../policy/thresholds';
 
 /** What the endpoint reads at every request. */
@@ -40,6 +41,8 @@ export interface EditorEndpointDeps {
   startServers: () => void;
   /** The cap of one forwarded external result and where its record is kept (jevPanel.gatewayMaxResultBytes). */
   resultCap?: () => ForwardCap;
+  /** The screener of results from servers marked for screening (jevPanel.mcpServers `screen`), shared by all sessions. */
+  screener?: Screener;
   /** A client session opened or closed (the row changes). */
   sessionsChanged?: () => void;
   /** Opens a decision in the Jev panel: the decision card's "Open in Jev panel" (src/mcp/app-tools.ts). */
@@ -69,6 +72,7 @@ export class EditorEndpoint {
           startServers: deps.startServers,
           appTools: [openDecisionTool(deps.openDecision)],
           ...(deps.resultCap ? { resultCap: deps.resultCap } : {}),
+          ...(deps.screener ? { screener: deps.screener } : {}),
           onToolsChanged: (listener) => {
             this.listeners.add(listener);
             return () => {

@@ -13,6 +13,7 @@ import { LazyLedger } from '../ledger/lazy-ledger';
 import type { DecisionRecord } from '../ledger/record';
 import type { EndpointInfo } from '../mcp/http-endpoint';
 import { SERVER_NAME } from '../mcp/identity';
+import { createGatewayScreener } from '../mcp/screen-result';
 import { FeedStore } from '../panel/feed-store';
 import type { AgentView, BackendStatus, PanelSnapshot, ServerView } from '../panel/protocol';
 import { execute, type ExecutionOutcome } from '../registry/execute';
@@ -110,6 +111,8 @@ export class JevRuntime implements vscode.Disposable {
       beforeList: () => this.servers.settle(),
       // With onDemand nothing starts all servers; a waiting call starts only its own server (registry).
       startServers: () => this.servers.editorConnected(),
+      // One screener for every session of the endpoint; it judges through the live service (mock → not screened).
+      screener: createGatewayScreener(this.service, EDITOR_AGENT),
       resultCap: () => ({ maxBytes: this.settings.gatewayMaxResultBytes, setting: 'jevPanel.gatewayMaxResultBytes', recordedIn: `the Jev panel's feed and the ledger ${this.ledgerPath()}` }),
       sessionsChanged: () => this.serversEmitter.fire(),
       openDecision: async (id) => void (await vscode.commands.executeCommand('jevPanel.openDecision', id)),

@@ -18,6 +18,7 @@ import { gatewayTools, namespacedName } from './gateway-tools';
 import { ProtocolError, unknownTool } from './tool-call-errors';
 import { cardResult } from './server';
 import { DEFAULT_FORWARD_MAX_BYTES, forwardResult } from './forward-result';
+import { screenForwarded } from './gateway-screen';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { DecisionCard } from './app-card';
 
@@ -151,12 +152,15 @@ function refusal(deps: GatewayDeps, name: string): Refusal {
 
 /**
  * Runs an external tool through the registry (its capability check included), records the call, and
- * forwards the server's own result, cut to the session's cap (forward-result.ts).
+ * forwards the server's own result, cut to the session's cap (forward-result.ts) and, for a server marked
+ * for screening, screened (gateway-screen.ts), as is an error the tool itself reported.
  */
 async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown, signal: AbortSignal, started: number, onProgress?: (progress: CallProgress) => void): Promise<CallToolResult> {
   const registry = deps.registry();
   let outcome: RegistryCallOutcome;
   let raw: CallToolResult | undefined;
+  // An error the tool itself reported carries the server's words to the agent: screened like a result.
+  let toolReported = false;
   if (!registry) outcome = { ok: false, error: { code: 'CONFIG_ERROR', message: 'No MCP servers are configured.', retryable: false } };
   else if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     outcome = { ok: false, error: { code: 'INVALID_INPUT', message: `${tool.target}: arguments must be a JSON object.`, retryable: false } };
@@ -167,14 +171,20 @@ async function callExternal(deps: GatewayDeps, tool: GatewayTool, args: unknown,
       raw = done.raw;
     } catch (err) {
       outcome = { ok: false, error: registryErrorDetails(err) };
+      toolReported = err instanceof ToolCallError && err.kind === 'tool_error';
     }
   }
   const record = executionRecord({ agent: deps.agent, tool: tool.target, input: args, thresholds: deps.floors(), started, outcome });
   deps.record(record);
-  if (!outcome.ok) return { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
+  const cap = deps.resultCap?.() ?? { maxBytes: DEFAULT_FORWARD_MAX_BYTES, setting: 'the default cap' };
+  if (!outcome.ok) {
+    const failed: CallToolResult = { isError: true, content: [{ type: 'text', text: outcome.error.message }] };
+    return toolReported ? screenForwarded(deps, tool.target, args, failed, signal, record.id, cap.recordedIn) : failed;
+  }
   // An in-process tool has no MCP result of its own: its JSON object, as the judgment tools answer.
   const result = raw ?? { content: [{ type: 'text', text: JSON.stringify(outcome.result, null, 2) }], structuredContent: outcome.result };
-  return forwardResult(result, deps.resultCap?.() ?? { maxBytes: DEFAULT_FORWARD_MAX_BYTES, setting: 'the default cap' }, record.id);
+  // Screened as forwarded: the agent reads only what is forwarded, and the ledger keeps the raw result either way.
+  return screenForwarded(deps, tool.target, args, forwardResult(result, cap, record.id), signal, record.id, cap.recordedIn);
 }
 
 /**

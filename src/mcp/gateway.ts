@@ -28,6 +28,7 @@ import type { ToolRegistry } from '../registry/registry';
 import type { JudgmentService } from '../tools/judgment-service';
 import type { Floors } from '../policy/thresholds';
 import type { ForwardCap } from './forward-result';
+import type { Screener } from '../screen';
 
 export { gatewayTools, namespacedName, type GatewayTool } from './gateway-tools';
 
@@ -48,6 +49,11 @@ export interface GatewayDeps {
    * each call; default: DEFAULT_FORWARD_MAX_BYTES, not recorded.
    */
   resultCap?: () => ForwardCap;
+  /**
+   * The screener of external results from servers marked for screening (screen-result.ts), shared by every
+   * session of the process so each distinct content is judged once. Absent: one per session.
+   */
+  screener?: Screener;
   /** Runs before each tools/list (the host starts its MCP servers here, with a bounded wait). */
   beforeList?: () => Promise<void>;
   /** The MCP Apps decision card (app-card.ts); default: the built card next to the bundle; `null`: none. */

@@ -24,6 +24,14 @@ export interface StdioServerConfig {
   timeoutMs?: number;
   /** Total cap of one call however much progress it reports, ms (default 600 000). */
   maxTotalTimeoutMs?: number;
+  /**
+   * Screen this server's results with jev_screen before the agent reads them (src/mcp/screen-result.ts):
+   * `true` (judge down → warning first), `"strict"` (judge down → withheld), `false` (never, even with
+   * trustAnnotations). Absent: only tools declaring `openWorldHint: true` when `trustAnnotations` is set.
+   */
+  screen?: ServerScreenSetting;
+  /** Believe this server's tool annotations: a tool declaring `openWorldHint: true` is screened. */
+  trustAnnotations?: boolean;
 }
 
 /** A server reached over Streamable HTTP. Header values (tokens) are never logged or shown. */
@@ -40,7 +48,14 @@ export interface HttpServerConfig {
    * (unless `headers` carry an Authorization header, which then is the only credential); `false`: never.
    */
   oauth?: OAuthSetting;
+  /** As for stdio servers. */
+  screen?: ServerScreenSetting;
+  /** As for stdio servers. */
+  trustAnnotations?: boolean;
 }
+
+/** `servers[].screen`: screen every result (`true`), and withhold one the judge could not screen (`"strict"`), or never (`false`). */
+export type ServerScreenSetting = boolean | 'strict';
 
 /** One entry of `servers`: stdio when it has `command`, Streamable HTTP when it has `url`. */
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
@@ -66,6 +81,8 @@ export const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 const timeoutMs = z.number().int('must be an integer number of ms').min(1, 'must be at least 1 ms').max(2_147_483_647, 'must be at most 2147483647 ms');
 const stringMap = z.record(z.string(), z.string({ error: 'values must be strings' }));
+const screenSetting = z.union([z.boolean(), z.literal('strict')], { error: 'must be true, false or "strict"' });
+const trustAnnotations = z.boolean({ error: 'must be true or false' });
 
 const stdioSchema = z.strictObject({
   type: z.literal('stdio').optional(),
@@ -75,6 +92,8 @@ const stdioSchema = z.strictObject({
   cwd: z.string().min(1, 'must be a non-empty path').optional(),
   timeoutMs: timeoutMs.optional(),
   maxTotalTimeoutMs: timeoutMs.optional(),
+  screen: screenSetting.optional(),
+  trustAnnotations: trustAnnotations.optional(),
 });
 
 const httpSchema = z.strictObject({
@@ -97,6 +116,8 @@ const httpSchema = z.strictObject({
   timeoutMs: timeoutMs.optional(),
   maxTotalTimeoutMs: timeoutMs.optional(),
   oauth: oauthSettingSchema.optional(),
+  screen: screenSetting.optional(),
+  trustAnnotations: trustAnnotations.optional(),
 });
 
 /** Parses one server entry; `field` names it in errors (e.g. `servers.files`). Throws CONFIG_ERROR. */

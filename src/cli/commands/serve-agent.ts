@@ -1,6 +1,8 @@
 import { invalidInput } from '../../judgment/errors';
 import { createGatewaySession, type GatewaySession } from '../../mcp/gateway';
 import { DEFAULT_FORWARD_MAX_BYTES } from '../../mcp/forward-result';
+import { createGatewayScreener } from '../../mcp/screen-result';
+import type { Screener } from '../../screen';
 import { decideGrant, type AgentManifest } from '../../registry/manifest';
 import { registerJudgmentTools } from '../../registry/judgment-tools';
 import { openRegistry } from '../../registry/setup';
@@ -65,11 +67,14 @@ export async function openAgentServing(options: AgentServeOptions, runtime: Runt
     await registry.shutdown();
     throw err;
   }
+  // One screener for the process: every session (one on stdio, one per client on --http) shares its cache.
+  let screener: Screener | undefined;
   return {
     agent,
     registry,
     createSession: (service) =>
       createGatewaySession({
+        screener: (screener ??= createGatewayScreener(service, agent.name)),
         agent: agent.name,
         service,
         registry: () => registry,

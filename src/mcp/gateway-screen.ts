@@ -1,0 +1,58 @@
+/**
+ * Wiring of the content screen into a gateway call (gateway-calls.ts): which screener judges, which server
+ * settings and annotations decide, and what the agent receives (screen-result.ts).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Screener } from '../screen';
+import type { GatewayDeps } from './gateway';
+import { createGatewayScreener, screenedResult, screenModeFor, screenPurpose, screenText, type ScreenedCall } from './screen-result';
+
+// Sessions built without a screener (deps.screener) get one each, so a screened server is never passed unjudged.
+const ownScreeners = new WeakMap<GatewayDeps, Screener>();
+
+function screenerOf(deps: GatewayDeps): Screener {
+  if (deps.screener) return deps.screener;
+  let own = ownScreeners.get(deps);
+  if (!own) ownScreeners.set(deps, (own = createGatewayScreener(deps.service, deps.agent)));
+  return own;
+}
+
+/**
+ * The screened call behind registry id `target` (`server/tool`) with the server's current settings and the
+ * tool's annotations, or undefined when it is not an MCP server's tool of the current registry.
+ */
+export function screenedCallOf(deps: Pick<GatewayDeps, 'registry'>, target: string, args: unknown): ScreenedCall | undefined {
+  const registry = deps.registry();
+  const tool = registry?.resolve(target);
+  if (!registry || !tool || tool.transport !== 'mcp' || tool.server === undefined) return undefined;
+  const config = registry.server(tool.server)?.config;
+  return {
+    server: tool.server,
+    tool: tool.name,
+    ...(config ? { serverConfig: { screen: config.screen, trustAnnotations: config.trustAnnotations } } : {}),
+    ...(tool.annotations ? { annotations: { openWorldHint: tool.annotations.openWorldHint } } : {}),
+    args,
+  };
+}
+
+/**
+ * `forwarded` as the agent receives it after the screen, when the call of `target` is screened
+ * (screenModeFor); else `forwarded` itself. Never rejects: a screen that fails is an `unscreened` outcome.
+ * `recordId` / `recordedIn`: the call's ledger record and where it is kept.
+ */
+export async function screenForwarded(
+  deps: GatewayDeps,
+  target: string,
+  args: unknown,
+  forwarded: CallToolResult,
+  signal: AbortSignal,
+  recordId: string,
+  recordedIn?: string,
+): Promise<CallToolResult> {
+  const call = screenedCallOf(deps, target, args);
+  const mode = call && screenModeFor(call);
+  if (!call || !mode) return forwarded;
+  const where = `${call.server}/${call.tool}`;
+  const outcome = await screenerOf(deps).screen({ text: screenText(forwarded), purpose: screenPurpose(call), source: `gateway, server ${call.server} tool ${call.tool}`, signal });
+  return screenedResult(forwarded, outcome, mode, where, recordId, recordedIn);
+}
