@@ -22,7 +22,7 @@ export interface GuardConfig {
    * Per-server screen settings read from `servers` (`screen`, `trustAnnotations`), by server name;
    * the rest of each entry is the registry's (registry/config-file.ts validates it).
    */
-  serverScreen?: Record<string, { screen?: boolean; trustAnnotations?: boolean }>;
+  serverScreen?: Record<string, { screen?: boolean; strict?: boolean; trustAnnotations?: boolean }>;
 }
 
 /** The `screen` block: shell command patterns whose output is screened, and what an unscreened result gets. */
@@ -58,15 +58,18 @@ export function parseScreenConfig(raw: unknown, field = 'screen'): GuardScreenCo
 }
 
 /** The screen settings of the `servers` entries (`{"<name>": {…, "screen"?, "trustAnnotations"?}}`) that have one; nothing else of them is read here. */
-function serverScreenSettings(raw: unknown): Record<string, { screen?: boolean; trustAnnotations?: boolean }> | undefined {
+function serverScreenSettings(raw: unknown): Record<string, { screen?: boolean; strict?: boolean; trustAnnotations?: boolean }> | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
-  const out: Record<string, { screen?: boolean; trustAnnotations?: boolean }> = {};
+  const out: Record<string, { screen?: boolean; strict?: boolean; trustAnnotations?: boolean }> = {};
   for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
     const e = entry as { screen?: unknown; trustAnnotations?: unknown } | null;
     if (typeof e !== 'object' || e === null) continue;
-    if (typeof e.screen !== 'boolean' && typeof e.trustAnnotations !== 'boolean') continue;
+    // `"strict"` (the gateway's spelling, src/registry/servers.ts): screened, and withheld when it cannot be.
+    const strict = e.screen === 'strict';
+    if (typeof e.screen !== 'boolean' && !strict && typeof e.trustAnnotations !== 'boolean') continue;
     out[name] = {
       ...(typeof e.screen === 'boolean' ? { screen: e.screen } : {}),
+      ...(strict ? { screen: true, strict: true } : {}),
       ...(typeof e.trustAnnotations === 'boolean' ? { trustAnnotations: e.trustAnnotations } : {}),
     };
   }

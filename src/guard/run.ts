@@ -285,10 +285,11 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
   } catch (err) {
     configProblem = (err as Error).message;
   }
-  const mode = config?.screen?.mode ?? 'warn';
   const facts = host.describe(event);
   const servers = config?.serverScreen ?? {};
   const mcp = host.mcpTool?.(event.tool, Object.keys(servers));
+  // A server marked "strict" withholds what cannot be screened, whatever screen.mode says.
+  const mode = mcp && servers[mcp.server]?.strict ? 'strict' : (config?.screen?.mode ?? 'warn');
   const origin: ResultOrigin = mcp ? { kind: 'mcp', server: mcp.server, tool: mcp.tool, serverConfig: servers[mcp.server] } : { kind: 'host-tool', tool: facts.ruleTool, command: facts.command };
   // A broken config cannot say which results are screened: every result is then unscreened, never passed.
   if (config && !shouldScreen(origin, { commands: config.screen?.commands ?? [] })) return none();

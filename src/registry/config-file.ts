@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { configError } from '../judgment/errors';
+import { parseScreenConfig } from '../guard/config';
 import { parsePermissions, type PermissionsConfig } from '../guard/permissions';
 import { DEFAULT_CONFIG_FILE } from './config-file-name';
 import { parseManifest, type AgentManifest } from './manifest';
@@ -23,7 +24,7 @@ export interface JevFileConfig {
   permissions?: PermissionsConfig;
 }
 
-const TOP_KEYS = new Set(['$schema', 'agents', 'servers', 'permissions']);
+const TOP_KEYS = new Set(['$schema', 'agents', 'servers', 'permissions', 'screen']);
 
 /**
  * Validates a parsed config object. `source` prefixes messages (e.g. `.jev/config.json`); `cwd` resolves
@@ -36,7 +37,7 @@ export function parseJevConfig(raw: unknown, source = 'config', cwd?: string): J
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail('(root): must be a JSON object with "agents" and/or "servers"');
   const obj = raw as Record<string, unknown>;
   const unknown = Object.keys(obj).filter((k) => !TOP_KEYS.has(k)).sort();
-  if (unknown.length) fail(`(root): unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (allowed: agents, servers, permissions)`);
+  if (unknown.length) fail(`(root): unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (allowed: agents, servers, permissions, screen)`);
 
   const agents: AgentManifest[] = [];
   if (obj.agents !== undefined) {
@@ -72,6 +73,12 @@ export function parseJevConfig(raw: unknown, source = 'config', cwd?: string): J
       if ('command' in config && config.cwd && cwd && !isAbsolute(config.cwd)) config = { ...config, cwd: resolve(cwd, config.cwd) };
       servers[name] = config;
     }
+  }
+  // The guard's `screen` block (src/guard/config.ts) is checked here too, so a mistake in it is named at load.
+  try {
+    parseScreenConfig(obj.screen);
+  } catch (err) {
+    return fail((err as Error).message);
   }
   if (obj.permissions === undefined) return { agents, servers };
   let permissions: PermissionsConfig;

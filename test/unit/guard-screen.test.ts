@@ -103,6 +103,8 @@ describe('the screen config block', () => {
     const c = parseGuardConfig({ screen: { commands: ['curl*'] }, servers: { github: { command: 'gh-mcp', screen: true }, docs: { url: 'https://x', trustAnnotations: true } } }, '.jev/config.json');
     assert.deepEqual(c.screen, { commands: ['curl*'], mode: 'warn' });
     assert.deepEqual(c.serverScreen, { github: { screen: true }, docs: { trustAnnotations: true } });
+    const strict = parseGuardConfig({ servers: { gh: { command: 'gh-mcp', screen: 'strict' } } }, '.jev/config.json');
+    assert.deepEqual(strict.serverScreen, { gh: { screen: true, strict: true } }, 'the gateway\'s "strict" is screened and strict here too');
   });
 
   it('errors name the file and the field', () => {

@@ -154,6 +154,8 @@ describe('manifest and config validation names the field', () => {
     assert.match(configErrorMessage(() => parseJevConfig({ servers: { fs: { command: 'x', args: [1] } } }, src)), /servers\.fs\.args\[0\]: must be strings/);
     assert.match(configErrorMessage(() => parseJevConfig({ servers: { web: { url: 'http://example.com/mcp' } } }, src)), /servers\.web\.url: plain http:\/\/ is allowed only for loopback hosts/);
     assert.match(configErrorMessage(() => parseJevConfig({ servers: { web: { type: 'sse', url: 'https://x' } } }, src)), /servers\.web\.type: must be "stdio" or "http"/);
+    assert.match(configErrorMessage(() => parseJevConfig({ screen: { mode: 'loud' } }, src)), /screen\.mode: must be "warn" or "strict"/);
+    assert.doesNotThrow(() => parseJevConfig({ screen: { commands: ['curl*'], mode: 'strict' }, servers: { gh: { command: 'x', screen: 'strict' } } }, src), "the guard's screen block and a server's screen setting are accepted");
     const ok = parseJevConfig({ agents: [{ name: 'coder', tools: ['files/*'] }], servers: { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' } }, fs: { command: 'node', args: ['s.js'], cwd: 'sub' } } }, src, '/work');
     assert.deepEqual(Object.keys(ok.servers), ['web', 'fs']);
     assert.equal((ok.servers.fs as StdioServerConfig).cwd, join('/work', 'sub'));
