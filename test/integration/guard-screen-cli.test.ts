@@ -129,7 +129,7 @@ describe('PostToolUse screened through the CLI configuration (fake System One)',
     const s = await guard(CLI, 'codex', strictDir, event('codex', 'post-tool-use', strictDir).replace('"Bash"', '"web_search"'), backend(strictDir, { JEV_TIMEOUT_MS: '2000' }), ['--deadline-ms', '4000']);
     const so = out(s.stdout);
     assert.equal(so.decision, 'block');
-    assert.match(so.reason!, /could not be screened .*screen\.mode is strict/);
+    assert.match(so.reason!, /could not be screened .*screening is strict/);
     assert.ok(codexPostOut(so));
     fake.script();
   });

@@ -202,7 +202,7 @@ describe('what each host gets per outcome', () => {
         const strictDir = workspace({ screen: { commands: ['curl*'], mode: 'strict' } });
         const s = await run({ host, text: eventIn(host, name, strictDir), dir: strictDir, screen });
         assert.equal(s.json?.decision, 'block', `${host} strict`);
-        assert.match(s.json?.reason, /withheld .*could not be screened .*screen\.mode is strict/);
+        assert.match(s.json?.reason, /withheld .*could not be screened .*screening is strict/);
       }
     }
   });
