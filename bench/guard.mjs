@@ -13,7 +13,7 @@
 //     goal: channel / in-process ≤ 1.2 at p50.
 //
 // Options: --samples N (30), --judged-samples N (100), --warmup N (3), --json. Needs a build (`npm run bench` builds first).
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { barePost } from './lib/bare-post.mjs';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
 import { positiveInt } from './lib/options.mjs';
+import { startUpstream } from './lib/upstream.mjs';
 
 const lean = join(root, 'dist', 'guard.js');
 const cli = join(root, 'dist', 'cli.js');
@@ -125,9 +126,8 @@ async function judgedSeries() {
     ].join('\n'),
   );
   const DELAY = 20;
-  const child = fork(join(root, 'bench', 'fixtures', 'delayed-systemone.mjs'), ['--delay', String(DELAY)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const port = await new Promise((resolve, reject) => (child.once('error', reject), child.once('message', (m) => resolve(m.port))));
-  const upstream = `http://127.0.0.1:${port}`;
+  const fake = await startUpstream(DELAY);
+  const upstream = fake.url;
   const judgedDir = mkdtempSync(join(tmpdir(), 'jev-bench-guard-judged-'));
   const workspace = join(judgedDir, 'ws');
   mkdirSync(workspace);
@@ -229,7 +229,7 @@ async function judgedSeries() {
     };
   } finally {
     await server.stop();
-    child.disconnect();
+    await fake.stop();
     rmSync(judgedDir, { recursive: true, force: true });
   }
 }

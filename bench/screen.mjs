@@ -11,13 +11,12 @@
 // The fake answers 0.9 to every noul, so each screen comes out `block`: the work is the same as for a pass.
 //
 // Options: --samples N (200), --warmup N (20), --json.
-import { fork } from 'node:child_process';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { bundleSources, root, stats } from './lib/bundle.mjs';
+import { bundleSources, stats } from './lib/bundle.mjs';
 import { positiveInt } from './lib/options.mjs';
 import { barePost } from './lib/bare-post.mjs';
+import { startUpstream } from './lib/upstream.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -44,16 +43,6 @@ const lib = await bundleSources(
   ].join('\n'),
 );
 
-/** Starts the fake upstream child with `delayMs`; resolves with its URL and a stop function. */
-function startUpstream(delayMs) {
-  const child = fork(join(root, 'bench', 'fixtures', 'delayed-systemone.mjs'), ['--delay', String(delayMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('message', ({ port }) =>
-      resolve({ url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.disconnect(); }) }),
-    );
-  });
-}
 
 /** A fetched page as an agent would get it: about 20 kB of markdown-ish text, distinct per `i`. */
 function toolResult(i) {

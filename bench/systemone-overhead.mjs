@@ -12,7 +12,6 @@
 // Options: --samples N (200, at 20 ms), --slow-samples N (40, at 200 ms), --warmup N (20), --json.
 // Needs a build (`npm run bench` builds first). To see where the time goes in-process:
 //   node --cpu-prof --cpu-prof-dir=<dir> bench/systemone-overhead.mjs
-import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +22,7 @@ import { barePost } from './lib/bare-post.mjs';
 import { bundleSources, root, stats } from './lib/bundle.mjs';
 import { stepInput as buildStepInput } from './lib/step-input.mjs';
 import { positiveInt } from './lib/options.mjs';
+import { startUpstream } from './lib/upstream.mjs';
 
 const cli = join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) {
@@ -57,16 +57,6 @@ const lib = await bundleSources(
 
 const stepInput = buildStepInput();
 
-/** Starts the fake upstream child with `delayMs`; resolves with its URL and a stop function. */
-function startUpstream(delayMs) {
-  const child = fork(join(root, 'bench', 'fixtures', 'delayed-systemone.mjs'), ['--delay', String(delayMs)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('message', ({ port }) =>
-      resolve({ url: `http://127.0.0.1:${port}`, stop: () => new Promise((r) => { child.once('exit', r); child.disconnect(); }) }),
-    );
-  });
-}
 
 const service = (provider) =>
   new lib.JudgmentService({ provider, tools: lib.ALL_TOOLS, floors: lib.DEFAULT_FLOORS, model: 'jev-latest', timeoutMs: 60_000 });
