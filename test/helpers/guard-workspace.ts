@@ -2,7 +2,7 @@
  * Throwaway workspaces for guard install tests: each case gets a workspace, a home folder (the user scope)
  * and a state directory under one temporary root, removed after the file's tests.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
@@ -26,5 +26,22 @@ export function guardCases(prefix: string): () => GuardCase {
     mkdirSync(workspace);
     mkdirSync(home);
     return { workspace, home, env: { HOME: home }, state: join(root, 'state') };
+  };
+}
+
+/**
+ * Returns `workspace(config?)`: a fresh folder under a root named after `prefix` (removed after the file's
+ * tests), with `config` written as its `.jev/config.json` when given.
+ */
+export function configWorkspaces(prefix: string): (config?: unknown) => string {
+  const tmp = mkdtempSync(join(tmpdir(), prefix));
+  after(() => rmSync(tmp, { recursive: true, force: true }));
+  return (config) => {
+    const dir = mkdtempSync(join(tmp, 'ws-'));
+    if (config !== undefined) {
+      mkdirSync(join(dir, '.jev'));
+      writeFileSync(join(dir, '.jev', 'config.json'), JSON.stringify(config));
+    }
+    return dir;
   };
 }

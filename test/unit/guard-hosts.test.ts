@@ -4,15 +4,15 @@
  * its published JSON Schemas with Ajv; the whole run with a fake jev_permit behind the PermitJudge port.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Ajv from 'ajv';
 import { HOSTS } from '../../src/guard/hosts';
 import { failureVerdict, runGuard, type JudgeAvailability } from '../../src/guard/run';
 import type { GuardVerdict, HostName, PermitInput, PermitResult } from '../../src/guard/types';
+import { configWorkspaces } from '../helpers/guard-workspace';
 
 const FIX = join(__dirname, '..', 'fixtures', 'hosts');
 const fixture = (host: string, name: string): string => readFileSync(join(FIX, host, `${name}.json`), 'utf8');
@@ -24,18 +24,7 @@ const codexPermOut = ajv.compile(schema('permission-request.command.output'));
 
 const verdict = (decision: GuardVerdict['decision']): GuardVerdict => ({ decision, reason: `because [X_${decision.toUpperCase()}]`, reasonCodes: ['X'], model: 'm' });
 
-const tmp = mkdtempSync(join(tmpdir(), 'jev-guard-hosts-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** A workspace folder with an optional .jev/config.json; fixtures' cwd is replaced by it. */
-function workspace(config?: unknown): string {
-  const dir = mkdtempSync(join(tmp, 'ws-'));
-  if (config !== undefined) {
-    mkdirSync(join(dir, '.jev'));
-    writeFileSync(join(dir, '.jev', 'config.json'), JSON.stringify(config));
-  }
-  return dir;
-}
+const workspace = configWorkspaces('jev-guard-hosts-');
 
 function eventIn(host: string, name: string, dir: string, patch: (e: Record<string, unknown>) => void = () => undefined): string {
   const e = JSON.parse(fixture(host, name).replaceAll('/work/project', dir)) as Record<string, unknown>;

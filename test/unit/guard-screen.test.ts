@@ -5,17 +5,17 @@
  * its published PostToolUse schemas with Ajv. The screen is a fake behind the ScreenAvailability port.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import Ajv from 'ajv';
 import { parseGuardConfig, parseScreenConfig } from '../../src/guard/config';
 import { HOSTS } from '../../src/guard/hosts';
 import { resultText, runGuard, type ScreenAvailability } from '../../src/guard/run';
 import type { HostName } from '../../src/guard/types';
 import type { ScreenKind, ScreenOutcome, ScreenRequest } from '../../src/screen/types';
+import { configWorkspaces } from '../helpers/guard-workspace';
 
 const FIX = join(__dirname, '..', 'fixtures', 'hosts');
 const fixture = (host: string, name: string): string => readFileSync(join(FIX, host, `${name}.json`), 'utf8');
@@ -24,17 +24,7 @@ const ajv = new Ajv({ strict: false, allErrors: true });
 const codexPostOut = ajv.compile(schema('post-tool-use.command.output'));
 const codexPostIn = ajv.compile(schema('post-tool-use.command.input'));
 
-const tmp = mkdtempSync(join(tmpdir(), 'jev-guard-screen-'));
-after(() => rmSync(tmp, { recursive: true, force: true }));
-
-function workspace(config?: unknown): string {
-  const dir = mkdtempSync(join(tmp, 'ws-'));
-  if (config !== undefined) {
-    mkdirSync(join(dir, '.jev'));
-    writeFileSync(join(dir, '.jev', 'config.json'), JSON.stringify(config));
-  }
-  return dir;
-}
+const workspace = configWorkspaces('jev-guard-screen-');
 
 /** The fixture with its workspace replaced by `dir`, and a transcript holding the user's request. */
 function eventIn(host: string, name: string, dir: string, patch: (e: Record<string, unknown>) => void = () => undefined): string {
