@@ -75,8 +75,8 @@ export interface RuleDecision {
   rule: string;
 }
 
-/** deny beats ask beats allow; undefined when no rule matches (the call goes to judgment). */
-export function decideByRules(rules: CompiledPermissions, facts: CallFacts, hostTool: string, root: string): RuleDecision | undefined {
+/** deny beats ask beats allow; undefined when no rule matches (the call goes to judgment). `root`: the workspace, undefined for none. */
+export function decideByRules(rules: CompiledPermissions, facts: CallFacts, hostTool: string, root: string | undefined): RuleDecision | undefined {
   const deny = rules.deny.find((r) => ruleMatches(r, facts, hostTool, root, 'any'));
   if (deny) return { decision: 'deny', rule: deny.raw };
   const ask = rules.ask.find((r) => ruleMatches(r, facts, hostTool, root, 'any'));

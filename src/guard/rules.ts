@@ -66,10 +66,11 @@ export function pathGlob(absPattern: string): RegExp {
   return new RegExp(`^${src}$`, 's');
 }
 
-/** The absolute form of a path specifier, against the workspace `root`. */
-export function absolutePattern(spec: string, root: string): string {
+/** The absolute form of a path specifier, against the workspace `root`; undefined for a workspace path when there is no workspace. */
+export function absolutePattern(spec: string, root: string | undefined): string | undefined {
   if (spec.startsWith('//')) return spec.slice(1);
   if (spec === '~' || spec.startsWith('~/')) return followLinks(homedir()) + spec.slice(1);
+  if (root === undefined) return undefined;
   if (spec.startsWith('/')) return root.replace(/\/$/, '') + spec;
   const rel = spec.startsWith('./') ? spec.slice(2) : spec;
   return rel === '' || rel === '.' ? root : `${root.replace(/\/$/, '')}/${rel}`;
@@ -142,9 +143,10 @@ function hostOf(url: string): string | undefined {
 
 /**
  * Whether `rule` matches the call. `mode` is how the rule is used: an allow rule must cover the whole call
- * (every command part, every path, every URL), a deny or ask rule fires on any part. `root` is the workspace.
+ * (every command part, every path, every URL), a deny or ask rule fires on any part. `root` is the workspace
+ * (undefined: none, so a workspace path such as `./**` matches nothing).
  */
-export function ruleMatches(rule: Rule, facts: CallFacts, hostTool: string, root: string, mode: 'allow' | 'any'): boolean {
+export function ruleMatches(rule: Rule, facts: CallFacts, hostTool: string, root: string | undefined, mode: 'allow' | 'any'): boolean {
   if (!toolMatches(rule, facts, hostTool)) return false;
   const spec = rule.spec;
   if (spec === undefined) return true;
@@ -156,7 +158,9 @@ export function ruleMatches(rule: Rule, facts: CallFacts, hostTool: string, root
     return all(commandParts(command), spec.match) || (mode === 'any' && spec.match(command.trim()));
   }
   if (spec.kind === 'path') {
-    const re = pathGlob(absolutePattern(spec.pattern, root));
+    const pattern = absolutePattern(spec.pattern, root);
+    if (pattern === undefined) return false;
+    const re = pathGlob(pattern);
     return all(facts.paths.map((p) => resolve(p)), (p) => re.test(p));
   }
   return all(facts.urls, (u) => {

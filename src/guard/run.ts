@@ -1,13 +1,13 @@
-import { resolve } from 'node:path';
 import { compilePermissions, decideByRules, parsePermissions } from './permissions';
 import { loadGuardConfig } from './config';
 import { checkGrant } from './grants';
 import type { HostAdapter } from './hosts';
-import { followLinks, pathsInWorkspace } from './paths';
+import { pathsInWorkspace } from './paths';
 import { redactCall, redactLine } from './secrets';
 import { MAX_EVENT_BYTES, readBounded } from './stdin';
 import { guardSource } from './source';
 import { readRequest } from './transcript';
+import { findWorkspaceRoot, searchStart } from './workspace';
 import { handling } from '../screen/outcome';
 import { shouldScreen, type ResultOrigin } from '../screen/select';
 import type { ScreenOutcome, ScreenRequest } from '../screen/types';
@@ -105,7 +105,7 @@ export function verdictOfPermit(result: PermitResult): GuardVerdict {
 }
 
 /** jev_permit's input for `event`: the request (redacted), the call (redacted) and the host's trusted facts. */
-function permitInput(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string, request: string | undefined): PermitInput {
+function permitInput(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string | undefined, request: string | undefined): PermitInput {
   return {
     request: redactLine(request ?? '(the host gave no transcript: the user request is unknown)', o.secrets),
     call: { tool: event.tool, input: redactCall(event.input, o.secrets) },
@@ -122,13 +122,19 @@ function permitInput(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, ag
 }
 
 /** Answers a settled call, after recording it when a recorder is given (its record id goes on the verdict). */
-async function settle(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string, verdict: GuardVerdict, settled: SettledCall): Promise<GuardRunResult> {
+async function settle(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string | undefined, verdict: GuardVerdict, settled: SettledCall): Promise<GuardRunResult> {
   if (o.record) {
     const input = permitInput(o, event, facts, agent, root, await readRequest(event.transcriptPath));
-    const recordId = await o.record({ input, settled, event, agent, root }).catch(() => undefined);
+    const recordId = await o.record({ input, settled, event, agent, root: root ?? searchStart(o.env, event.cwd, o.cwd) }).catch(() => undefined);
     if (recordId) verdict = { ...verdict, recordId };
   }
   return { stdout: o.host.answer(event, verdict), verdict, event };
+}
+
+/** The workspace's config (`--config` resolved against the event's folder when there is no workspace); none without either. */
+async function configOf(o: GuardRunOptions, event: GuardEvent, root: string | undefined) {
+  if (root === undefined && o.configPath === undefined) return { agents: [] };
+  return loadGuardConfig(root ?? searchStart(o.env, event.cwd, o.cwd), o.configPath);
 }
 
 class DeadlineError extends Error {}
@@ -178,10 +184,10 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   }
   if (event.kind === 'PostToolUse') return screenResult(o, event, started);
 
-  const root = followLinks(resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd));
+  const root = findWorkspaceRoot(o.env, event.cwd, o.cwd);
   let config;
   try {
-    config = await loadGuardConfig(root, o.configPath);
+    config = await configOf(o, event, root);
   } catch (err) {
     return fail(host, event, 'CONFIG_ERROR', (err as Error).message);
   }
@@ -277,11 +283,10 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
     ...(stderr ? { stderr } : {}),
   });
   if (!host.answerScreen) return none(`jevcp guard: no opinion on a ${event.eventName} event (${host.name} does not read a PostToolUse answer)`);
-  const root = followLinks(resolve(o.env.CLAUDE_PROJECT_DIR || event.cwd || o.cwd));
   let config;
   let configProblem: string | undefined;
   try {
-    config = await loadGuardConfig(root, o.configPath);
+    config = await configOf(o, event, findWorkspaceRoot(o.env, event.cwd, o.cwd));
   } catch (err) {
     configProblem = (err as Error).message;
   }

@@ -4,7 +4,8 @@
  * its published JSON Schemas with Ajv; the whole run with a fake jev_permit behind the PermitJudge port.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
@@ -174,6 +175,34 @@ describe('a whole run through the PermitJudge port', () => {
     const r = await run('claude-code', eventIn('claude-code', 'pre-tool-use-read', dir, (e) => ((e.tool_input as Record<string, unknown>).file_path = '/etc/passwd')), dir);
     assert.equal(r.verdict.decision, 'ask');
     assert.deepEqual(r.verdict.reasonCodes, ['NO_BACKEND']);
+  });
+
+  it('the workspace is found above the event\'s cwd: the config\'s rules hold when the agent works in a subfolder', async () => {
+    const dir = workspace({ permissions: { deny: ['Bash(npm test*)'] } });
+    const sub = join(dir, 'packages', 'app');
+    mkdirSync(sub, { recursive: true });
+    const r = await run('claude-code', eventIn('claude-code', 'pre-tool-use-bash', dir, (e) => (e.cwd = sub)), sub, permit('allow', 'auto'));
+    assert.equal(r.verdict.decision, 'deny');
+    assert.deepEqual(r.verdict.reasonCodes, ['RULE_DENY']);
+    assert.equal(r.asked, 0);
+  });
+
+  it('the file system root and the home folder are no workspace: Read(./**) does not cover the machine', async () => {
+    const dir = workspace();
+    const realHome = process.env.HOME;
+    process.env.HOME = workspace();
+    try {
+      for (const cwd of ['/', homedir()]) {
+        const r = await run('claude-code', eventIn('claude-code', 'pre-tool-use-read', dir, (e) => {
+          e.cwd = cwd;
+          (e.tool_input as Record<string, unknown>).file_path = join(cwd, '.ssh', 'id_ed25519');
+        }), dir);
+        assert.equal(r.verdict.decision, 'ask', cwd);
+        assert.deepEqual(r.verdict.reasonCodes, ['NO_BACKEND'], `${cwd}: judged, not settled by a rule`);
+      }
+    } finally {
+      process.env.HOME = realHome;
+    }
   });
 
   it('judged: allow only for an allow decided auto; the input names host, agent, effect and paths; ask/deny carry the reason codes', async () => {

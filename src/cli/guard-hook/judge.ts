@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { findWorkspaceRoot } from '../../guard/workspace';
 import { editorPermitJudge, permitSessions } from '../../channel/permit-client';
 import { loadConfig } from '../../config/env';
 import { stateDir } from '../../gate/state-dir';
@@ -35,8 +35,9 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
     return { kind: 'judge', judge: servicePermitJudge(runtime.service, 'guard', source), label: `the CLI configuration (${runtime.label})` };
   };
   return async (event, agent) => {
-    // The workspace as src/guard/run.ts resolves it; an editor open on it judges first.
-    const root = resolve(io.env.CLAUDE_PROJECT_DIR || event?.cwd || io.cwd);
+    // The workspace as src/guard/run.ts finds it; an editor open on it judges first.
+    const root = findWorkspaceRoot(io.env, event?.cwd, io.cwd);
+    if (root === undefined) return cliJudge(guardSource(host, event?.sessionId));
     const source = guardSource(host, event?.sessionId);
     let sessions: Awaited<ReturnType<typeof permitSessions>> = [];
     try {
