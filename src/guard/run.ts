@@ -48,6 +48,8 @@ export interface GuardRunOptions {
   cwd: string;
   /** `--config F`: the config file (default `.jev/config.json` in the workspace). */
   configPath?: string;
+  /** A bad option of the run (such as the deadline), named: the event is still read and answered, never allowed or passed. */
+  setupProblem?: string;
   /** Finds the judge (called at most once, only when no rule settles the call). */
   judge: (event: GuardEvent, agent: string) => Promise<JudgeAvailability>;
   /** Our deadline for the whole answer, ms (below the host's hook timeout). */
@@ -183,6 +185,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
     return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on a ${event.eventName} event (only PreToolUse and PermissionRequest are judged, and PostToolUse results screened)`, verdict, event };
   }
   if (event.kind === 'PostToolUse') return screenResult(o, event, started);
+  if (o.setupProblem !== undefined) return fail(host, event, 'CONFIG_ERROR', o.setupProblem);
 
   const root = findWorkspaceRoot(o.env, event.cwd, o.cwd);
   let config;
@@ -318,7 +321,7 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
   const unscreened = (code: string, message: string): GuardRunResult =>
     answer({ kind: 'unscreened', decisionIds: [], reason: `Not screened (${code}): ${message}`, fromCache: false, chunks: 0, cut: false, screenedChars: 0, totalChars: text.length, error: { code, message } });
 
-  if (configProblem !== undefined) return unscreened('CONFIG_ERROR', configProblem);
+  if (configProblem !== undefined || o.setupProblem !== undefined) return unscreened('CONFIG_ERROR', (o.setupProblem ?? configProblem)!);
   const agent = o.agent ?? host.defaultAgent;
   let available: ScreenAvailability;
   try {

@@ -187,6 +187,17 @@ describe('fail-closed table (none allows, each says why)', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--host must be one of claude-code, vscode, codex, copilot-cli/);
   });
+
+  it('a bad deadline (flag or JEV_GUARD_DEADLINE_MS) still gets the host its answer: no allow, the setting named', async () => {
+    const flag = await guard('claude-code', event('claude-code', 'pre-tool-use-bash'), {}, ['--deadline-ms', 'soon']);
+    assert.equal(flag.code, 0);
+    assert.equal(claudeDecision(flag.stdout), 'ask');
+    assert.match(flag.stderr, /--deadline-ms must be an integer from 100 to 600000 ms; got "soon" \[CONFIG_ERROR\]/);
+    const envVar = await guard('copilot-cli', event('copilot-cli', 'pre-tool-use-bash'), { JEV_GUARD_DEADLINE_MS: '5' });
+    assert.equal(envVar.code, 0);
+    assert.equal((JSON.parse(envVar.stdout) as { permissionDecision: string }).permissionDecision, 'ask');
+    assert.match(envVar.stderr, /JEV_GUARD_DEADLINE_MS must be .*got "5"/);
+  });
 });
 
 describe('install through the CLI', () => {
@@ -214,6 +225,19 @@ describe('install through the CLI', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--dir .*is not an existing folder/);
     assert.equal(existsSync(missing), false);
+  });
+
+  it('--agent must be an agent of the workspace config: a hook that refuses every call is not installed', async () => {
+    const dir = join(tmp, 'agents');
+    mkdirSync(join(dir, '.jev'), { recursive: true });
+    writeFileSync(join(dir, '.jev', 'config.json'), JSON.stringify({ agents: [{ name: 'reviewer', grants: ['Read'] }] }));
+    const ghost = await capture(process.execPath, [CLI, 'guard', 'install', '--host', 'claude-code', '--agent', 'ghost'], { cwd: dir, env: env() });
+    assert.equal(ghost.code, 2);
+    assert.match(ghost.stderr, /--agent "ghost" is not in the "agents" of .*config\.json \(it has reviewer\)/);
+    assert.equal(existsSync(join(dir, '.claude', 'settings.json')), false, 'nothing written');
+    const ok = await capture(process.execPath, [CLI, 'guard', 'install', '--host', 'claude-code', '--agent', 'reviewer'], { cwd: dir, env: env() });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(readFileSync(join(dir, '.claude', 'settings.json'), 'utf8'), /--agent reviewer/);
   });
 });
 

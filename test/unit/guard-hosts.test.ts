@@ -149,6 +149,7 @@ describe('answers in each host format', () => {
     assert.equal(start.kind, 'other');
     assert.equal(HOSTS['copilot-cli'].answer(start, verdict('deny')), '');
     assert.throws(() => HOSTS['copilot-cli'].parse({ toolName: 'bash', toolArgs: '{not json' }), /toolArgs/);
+    for (const toolName of [5, '', null]) assert.throws(() => HOSTS['copilot-cli'].parse({ toolName, toolArgs: '{}' }), /toolName must be a string/, String(toolName));
   });
 
   it('malformed events name the field', () => {

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { stateDir } from '../../gate/state-dir';
 import { configError, invalidInput, JevError } from '../../judgment/errors';
+import { loadGuardConfig } from '../../guard/config';
 import { hostAdapter } from '../../guard/hosts';
 import { guardStatus, installGuard, uninstallGuard } from '../../guard/install/install';
 import type { Scope } from '../../guard/install/locations';
@@ -13,6 +14,22 @@ import { reportError, wantsJson } from '../report';
 import type { Runtime } from '../runtime';
 import { safeText } from '../safe-text';
 import { runningCliPath } from './hook';
+
+/**
+ * A hook installed with `--agent NAME` answers every call with a configuration error unless the workspace's
+ * config names that agent, so install refuses it up front (INVALID_INPUT naming the agents there are).
+ */
+async function mustNameAnAgent(workspace: string, agent: string): Promise<void> {
+  let config;
+  try {
+    config = await loadGuardConfig(workspace);
+  } catch (err) {
+    throw configError(`guard install: --agent ${agent}: ${(err as Error).message}`);
+  }
+  if (config.agents.some((a) => a.name === agent)) return;
+  const names = config.agents.map((a) => a.name);
+  throw invalidInput(`guard install: --agent ${JSON.stringify(agent)} is not in the "agents" of ${join(workspace, '.jev', 'config.json')} (${names.length ? `it has ${names.join(', ')}` : 'it names none'}); every call would be refused as a configuration error.`);
+}
 
 /**
  * `jevcp guard --host claude-code|vscode|codex|copilot-cli [--agent NAME] [--config F] [--deadline-ms MS]`:
@@ -69,6 +86,7 @@ export const guardCommand: CliCommand = async (args, io) => {
         // The lean entry beside the CLI (dist/guard.js) when the build has it: rule-settled calls start faster.
         const cli = runningCliPath();
         const lean = join(dirname(cli), 'guard.js');
+        if (values.agent !== undefined && scope === 'project') await mustNameAnAgent(workspace, values.agent);
         const r = await installGuard({ ...base, nodePath: process.execPath, cliPath: existsSync(lean) ? lean : cli, agent: values.agent });
         if (values.json) out(r);
         else say(`guard hook for ${host} ${r.action === 'unchanged' ? 'already installed, unchanged' : r.action}: ${r.path}\n  runs  ${r.command}\n`);

@@ -36,8 +36,9 @@ function threshold(env: Record<string, string | undefined>, name: string): numbe
 
 /**
  * Runs the hook once (src/guard/run.ts) and writes its answer: stdout for the host, one line on stderr.
- * Exit 0 whatever the verdict (a failure is an answer that does not allow); throws JevError INVALID_INPUT
- * for bad options (the caller exits 2). Answers by the deadline even when stdin never closes or the judge
+ * Exit 0 whatever the verdict (a failure is an answer that does not allow, and so is a bad deadline, from
+ * --deadline-ms or JEV_GUARD_DEADLINE_MS); throws JevError INVALID_INPUT when there is no host to answer (no or
+ * an unknown --host: the caller exits 2). Answers by the deadline even when stdin never closes or the judge
  * ignores its signal. Kept free of the tools and providers so the lean entry stays small.
  */
 export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (host: string) => GuardJudgeSource): Promise<number> {
@@ -49,11 +50,14 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
     throw invalidInput(`guard: ${(err as Error).message}.`);
   }
   let deadlineMs = Math.min(host.hookTimeoutMs, 60_000) - DEADLINE_MARGIN_MS;
+  const fromFlag = values['deadline-ms'] !== undefined;
+  let setupProblem: string | undefined;
   const rawDeadline = values['deadline-ms'] ?? io.env.JEV_GUARD_DEADLINE_MS;
   if (rawDeadline !== undefined && rawDeadline.trim() !== '') {
     const n = Number(rawDeadline);
-    if (!Number.isInteger(n) || n < 100 || n > 600_000) throw invalidInput(`guard: --deadline-ms must be an integer from 100 to 600000 ms; got ${JSON.stringify(rawDeadline)}.`);
-    deadlineMs = n;
+    // The host is known, so it gets its answer (no allow) rather than a bare exit status it may read as a block.
+    if (!Number.isInteger(n) || n < 100 || n > 600_000) setupProblem = `${fromFlag ? '--deadline-ms' : 'JEV_GUARD_DEADLINE_MS'} must be an integer from 100 to 600000 ms; got ${JSON.stringify(rawDeadline)}`;
+    else deadlineMs = n;
   }
   const judges = source(host.name);
   const run = runGuard({
@@ -63,6 +67,7 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
     env: io.env,
     cwd: io.cwd,
     configPath: values.config,
+    ...(setupProblem ? { setupProblem } : {}),
     judge: judges.judge,
     deadlineMs,
     secrets: usableSecrets(secretValues(io.env)),

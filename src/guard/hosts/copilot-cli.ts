@@ -24,6 +24,8 @@ const EFFECTS: Record<string, ToolEffect> = { Read: 'read_only', Glob: 'read_onl
 function parse(raw: unknown): GuardEvent {
   const obj = asObject(raw);
   const tool = str(obj, 'toolName');
+  // A toolName that is there but not a name is a broken preToolUse, not another event.
+  if (tool === undefined && obj.toolName !== undefined) throw new Error('the hook event toolName must be a string');
   if (tool === undefined) {
     // sessionStart, postToolUse (it has toolName too, but also toolResult), userPromptSubmitted…: no decision.
     return { host: 'copilot-cli', kind: 'other', eventName: 'other', tool: '', input: undefined, cwd: str(obj, 'cwd') };
