@@ -75,6 +75,8 @@ export interface GuardRunResult {
   stderr?: string;
   verdict: GuardVerdict;
   event?: GuardEvent;
+  /** After a missed deadline: settles when the aborted judgment has ended, so its ledger record can be written before the ledger closes. */
+  unwinding?: Promise<void>;
   /** PostToolUse: what the screen said (absent when the result was not screened). */
   screen?: ScreenAnswer & { outcome: Pick<ScreenOutcome, 'kind' | 'reason' | 'decisionIds' | 'error'> };
 }
@@ -139,19 +141,28 @@ async function configOf(o: GuardRunOptions, event: GuardEvent, root: string | un
   return loadGuardConfig(root ?? searchStart(o.env, event.cwd, o.cwd), o.configPath);
 }
 
-class DeadlineError extends Error {}
+/** The judge missed the deadline; `unwinding` settles when its aborted call has ended (and written its record). */
+class DeadlineError extends Error {
+  constructor(
+    message: string,
+    readonly unwinding: Promise<void>,
+  ) {
+    super(message);
+  }
+}
 
 async function withDeadline<T>(ms: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const abort = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  const call = run(abort.signal);
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       abort.abort();
-      reject(new DeadlineError(`the judge did not answer within ${ms} ms`));
+      reject(new DeadlineError(`the judge did not answer within ${ms} ms`, call.then(() => undefined, () => undefined)));
     }, ms);
   });
   try {
-    return await Promise.race([run(abort.signal), late]);
+    return await Promise.race([call, late]);
   } finally {
     clearTimeout(timer);
   }
@@ -233,7 +244,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   try {
     result = await withDeadline(budget, (signal) => available.judge(input, { signal, deadlineMs: budget }));
   } catch (err) {
-    if (err instanceof DeadlineError) return fail(host, event, 'TIMEOUT', err.message);
+    if (err instanceof DeadlineError) return { ...fail(host, event, 'TIMEOUT', err.message), unwinding: err.unwinding };
     const e = err as { code?: string; message?: string };
     return fail(host, event, 'JUDGE_ERROR', `${available.label}: ${e.code ? `${e.code}: ` : ''}${redactLine(e.message ?? String(err), o.secrets)}`);
   }
@@ -339,7 +350,7 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
       available.screen({ text, ...(request ? { purpose: redactLine(request, o.secrets) } : {}), source: `${guardSource(host.name, event.sessionId)}: ${event.tool} result`, signal }),
     );
   } catch (err) {
-    if (err instanceof DeadlineError) return unscreened('TIMEOUT', err.message);
+    if (err instanceof DeadlineError) return { ...unscreened('TIMEOUT', err.message), unwinding: err.unwinding };
     return unscreened('JUDGE_ERROR', `${available.label}: ${redactLine((err as Error).message ?? String(err), o.secrets)}`);
   }
   return answer(outcome);

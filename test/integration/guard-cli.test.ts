@@ -115,10 +115,17 @@ describe('fail-closed table (none allows, each says why)', () => {
   it('the judge slower than the deadline', async () => {
     fake.script({ delayMs: 10_000, then: { status: 200 } });
     const t0 = Date.now();
-    const r = await guard('vscode', event('vscode', 'pre-tool-use-run-in-terminal'), { JEV_API_KEY: SECRET, JEV_BASE_URL: fake.url }, ['--deadline-ms', '800']);
+    const ledger = join(tmp, 'slow-ledger.jsonl');
+    const r = await guard('vscode', event('vscode', 'pre-tool-use-run-in-terminal'), { JEV_API_KEY: SECRET, JEV_BASE_URL: fake.url, JEV_LEDGER: ledger }, ['--deadline-ms', '800']);
     assert.ok(Date.now() - t0 < 5000, 'answered before the slow judge');
     assert.equal(claudeDecision(r.stdout), 'ask');
     assert.match(r.stderr, HAS_PERMIT ? /\[TIMEOUT\]/ : /\[NO_PERMIT_TOOL\]/);
+    assert.doesNotMatch(r.stderr, /could not write the ledger/);
+    if (HAS_PERMIT) {
+      const record = JSON.parse(readFileSync(ledger, 'utf8').trim().split('\n').at(-1)!) as { tool: string; error?: { code: string } };
+      assert.equal(record.tool, 'jev_permit');
+      assert.equal(record.error?.code, 'CANCELLED', 'the aborted judgment is on record');
+    }
     fake.script(); // drop what is left
   });
 

@@ -11,6 +11,9 @@ import { safeText } from '../safe-text';
 /** Margin between our deadline and the host's hook timeout, ms. */
 export const DEADLINE_MARGIN_MS = 5_000;
 
+/** How long an aborted judgment may take to write its ledger record after the answer, ms. */
+const UNWIND_GRACE_MS = 1_000;
+
 /** The options of the hook itself (`jevcp guard --host H …`). */
 export interface GuardHookValues {
   host?: string;
@@ -86,8 +89,10 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
   });
   const result = await Promise.race([run, late]);
   clearTimeout(timer);
-  judges.close();
   if (result.stdout) io.stdout.write(result.stdout);
   if (result.stderr) io.stderr.write(`${safeText(result.stderr)}\n`);
+  // The host has its answer; an aborted judgment gets a moment to record itself (CANCELLED) before the ledger closes.
+  if (result.unwinding) await Promise.race([result.unwinding, new Promise((done) => setTimeout(done, UNWIND_GRACE_MS).unref())]);
+  judges.close();
   return EXIT.OK;
 }
