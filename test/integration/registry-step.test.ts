@@ -169,6 +169,18 @@ describe('jevcp step --agent: host-prepared candidates, judged, executed only wh
     assert.deepEqual(ledgerRecords(ledger()).slice(before).map((r) => r.kind), ['decision']);
   });
 
+  it('the mock judge\'s verdict never runs a tool, even with --execute', async () => {
+    const before = ledgerRecords(ledger()).length;
+    const file = request([{ id: 'read', name: 'read_text_file', arguments: { path: join(data, 'notes.txt') }, description: 'Read the notes', preconditions_met: true }]);
+    const { io, out, err } = memoryIO(ws, { ...env, JEV_MOCK: '1' });
+    const code = await stepAgentCommand([file, '--agent', 'reader', '--execute', '--json'], io);
+    assert.equal(code, 1, err());
+    const printed = JSON.parse(out()) as { execution: { executed: boolean; reason: string } };
+    assert.deepEqual(printed.execution, { executed: false, reason: printed.execution.reason });
+    assert.match(printed.execution.reason, /mock judge decided .* nothing runs; configure a backend/);
+    assert.deepEqual(ledgerRecords(ledger()).slice(before).map((r) => [r.kind, r.provider]), [['decision', 'mock']]);
+  });
+
   it('without --execute, an accepted call is reported but not run', async () => {
     pick = 'first';
     const dir = join(data, 'not-without-execute');

@@ -28,7 +28,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * annotations), judges with jev_step (or jev_tool_route when the file says so), and with `--execute` runs
  * the accepted call through the registry, recording the execution in the ledger.
  * Exit: 0 decision made (and, with --execute, the call ran and succeeded); 1 --execute but the decision
- * did not accept a call; 2 invalid input/config; 3 provider failure or the executed call failed.
+ * did not accept a call, or the mock judge made it (its canned verdicts never run a tool); 2 invalid input/config; 3 provider failure or the executed call failed.
  */
 export const stepAgentCommand: CliCommand = async (args, io) => {
   try {
@@ -94,7 +94,10 @@ async function judgeAndExecute(runtime: Runtime, tool: string, input: Record<str
       const outcome = await runtime.service.call(tool, judged, { agent: agent.name, signal: interrupt.signal });
       if (!outcome.ok) return printOutcome(io, tool, outcome, values.json);
       let execution: ExecutionOutcome | undefined;
-      if (values.execute) {
+      if (values.execute && outcome.record.provider === 'mock') {
+        // --execute runs what a judge accepted; the mock's verdicts are canned, so they never run a tool.
+        execution = { executed: false, reason: 'the mock judge decided (a canned verdict, not a judgment), so nothing runs; configure a backend (JEV_API_KEY and JEV_BASE_URL, or JEV_PROVIDER) to execute' };
+      } else if (values.execute) {
         const accepted = (outcome.result as { call?: { name?: unknown } }).call?.name;
         const onProgress = progressPrinter(io.stderr, typeof accepted === 'string' ? accepted : tool);
         execution = await execute({ registry, ledger: runtime.ledger, signal: interrupt.signal, onProgress }, agent, outcome.record);
