@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -225,6 +225,13 @@ describe('ledger write failures are visible', () => {
     const report = JSON.parse(ok.stdout);
     assert.equal(report.ledger_problem, undefined, 'a ledger that does not exist yet but can be created is fine');
     assert.match(report.error.message, /^no judgment backend: only the mock judge/);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('probe')), [], 'the check leaves nothing behind');
+  });
+
+  it('doctor tries the ledger\'s folder for real: one that takes no new entries (/proc) is not ready, whoever runs it', { skip: !existsSync('/proc/self') && 'needs /proc' }, async () => {
+    const r = await jevcp(['doctor', '--json'], { env: cleanEnv({ JEV_LEDGER: '/proc/jev/ledger.jsonl' }) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(JSON.parse(r.stdout).ledger_problem, /^\/proc: takes no new entries/);
   });
 
   it('JEV_LEDGER=/dev/full: the judgment stands (exit 0) and one stderr line says the record was not written', { skip: !devFullUsable() && 'needs a writable, already 0600 /dev/full' }, async () => {

@@ -1,5 +1,5 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, constants, existsSync, mkdtempSync, openSync, rmdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { loadConfig, type JevConfig } from '../../config/env';
 import { FAIL_OPEN_ENV, readGateFailOpen } from '../../gate/fail-open';
 import { judge } from '../../judgment/judge';
@@ -67,14 +67,16 @@ async function ping(config: JevConfig): Promise<NonNullable<DoctorReport['ping']
 
 /**
  * Why a ledger at `path` (relative to the working directory) could not be written, e.g. `EISDIR: is a
- * directory`, or undefined. Creates nothing: an existing path must be a writable non-directory; a missing
- * one needs its nearest existing ancestor to be a directory we may create entries in. (A device that
- * fails only on write, such as /dev/full, passes; the CLI reports such write failures when they happen.)
+ * directory`, or undefined. Tried for real, not by permission bits (root passes every access check, and a
+ * folder such as /proc refuses new entries whatever its mode): an existing path is opened for appending; for a
+ * missing one, a probe folder is made and removed in its nearest existing ancestor. Leaves nothing behind.
+ * (A device that fails only on write, such as /dev/full, passes; the CLI reports such write failures when they happen.)
  */
 export function ledgerProblem(path: string): string | undefined {
   try {
     if (statSync(path).isDirectory()) return fsReason({ code: 'EISDIR' });
-    accessSync(path, constants.W_OK);
+    // O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of hanging the check.
+    closeSync(openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK));
     return undefined;
   } catch (err) {
     if (errnoCode(err) !== 'ENOENT') return fsReason(err);
@@ -82,10 +84,12 @@ export function ledgerProblem(path: string): string | undefined {
   for (let dir = dirname(resolve(path)); ; ) {
     try {
       if (!statSync(dir).isDirectory()) return `${dir}: ${fsReason({ code: 'ENOTDIR' })}`;
-      accessSync(dir, constants.W_OK | constants.X_OK);
+      rmdirSync(mkdtempSync(join(dir, '.jev-ledger-probe-')));
       return undefined;
     } catch (err) {
       if (errnoCode(err) !== 'ENOENT') return `${dir}: ${fsReason(err)}`;
+      // The folder is there but takes no new entries (ENOENT from mkdtemp, as under /proc).
+      if (existsSync(dir)) return `${dir}: takes no new entries (ENOENT)`;
     }
     const up = dirname(dir);
     if (up === dir) return 'no existing parent directory';
