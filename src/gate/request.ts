@@ -13,6 +13,8 @@ import { EDITED_MESSAGE_RULES, resolveComment, type MessageRules } from './messa
 import { capStagedDiff } from './diff-cap';
 import { diffStat } from './diff-stat';
 import { evidenceText, type EvidenceRun } from './evidence-command';
+import { redactTokenShapes } from '../judgment/credential-shapes';
+import { REDACTED } from '../judgment/redact';
 
 /** How a face names its inputs in the gate's notes and errors. */
 export interface GateWording {
@@ -115,6 +117,9 @@ export function buildGateRequest(parts: GateParts, wording: GateWording): GateRe
   const { request, claims, note } = gateSubject(parts, wording);
   const notes: string[] = note ? [note] : [];
   const capped = capStagedDiff(parts.diff);
+  // A credential committed by mistake must not travel on to the judge and the ledger; its marker stays visible.
+  const diff = redactTokenShapes(capped.diff);
+  if (diff !== capped.diff) notes.push(`the staged diff holds what looks like a credential (a key, token or private key); it was replaced by ${REDACTED} before judging — check the change before you commit it`);
   if (capped.cut) {
     notes.push(
       `the staged diff has ${capped.originalChars} characters; only the first ${capped.diff.length} are sent and the judge's budget covers fewer, so coverage is incomplete and the gate cannot pass automatically`,
@@ -124,7 +129,7 @@ export function buildGateRequest(parts: GateParts, wording: GateWording): GateRe
   let tests: string | undefined;
   const run = parts.evidence;
   if (run) {
-    tests = evidenceText(run);
+    tests = redactTokenShapes(evidenceText(run));
     evidence.push({ id: 'evidence-cmd', text: tests });
     if (run.timedOut) notes.push(`the evidence command timed out after ${run.timeoutMs} ms; its partial output is the evidence`);
     else if (run.startError) notes.push(`the evidence command could not start (${run.startError}); that failure is the evidence`);
@@ -132,7 +137,7 @@ export function buildGateRequest(parts: GateParts, wording: GateWording): GateRe
     notes.push(`no evidence command given (${wording.evidenceOption}); the only evidence is the diff stat, so claims will rarely be verified`);
   }
   return {
-    input: { request, diff: capped.diff, claims, evidence, ...(tests !== undefined ? { tests } : {}) },
+    input: { request, diff, claims, evidence, ...(tests !== undefined ? { tests } : {}) },
     notes,
     diffCut: capped.cut,
     diffChars: capped.originalChars,

@@ -119,6 +119,20 @@ describe('gate request', () => {
     assert.equal(req.diffCut, false);
   });
 
+  it('a credential in the staged diff or the evidence output never goes on to the judge; source code stays as written', () => {
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    const leaky = `${DIFF}+const client = new Octokit({ auth: "${token}" });\n+const token = options.token;\n`;
+    const req = buildGateRequest(
+      { message: 'Add the client\n', diff: leaky, evidence: { command: 'env', timeoutMs: 1000, exitCode: 0, timedOut: false, output: `KEY=AKIAABCDEFGHIJKLMNOP\n`, omittedChars: 0, durationMs: 1 } },
+      EDITOR_GATE_WORDING,
+    );
+    assert.ok(!req.input.diff.includes(token) && req.input.diff.includes('auth: "[REDACTED]"'));
+    assert.ok(req.input.diff.includes('+const token = options.token;'), 'an ordinary assignment is not a credential');
+    assert.ok(!JSON.stringify(req.input).includes('AKIAABCDEFGHIJKLMNOP'));
+    assert.ok(req.notes.some((n) => /looks like a credential .* replaced by \[REDACTED\] before judging/.test(n)));
+    assert.deepEqual(buildGateRequest({ message: 'Add sub()\n', diff: DIFF }, EDITOR_GATE_WORDING).notes.filter((n) => /credential/.test(n)), []);
+  });
+
   it('takes typed claims when the message has no bullets, else the subject, and says so', () => {
     const asked = buildGateRequest({ message: 'Add sub()', diff: DIFF, claims: ['sub works', ' ', 'sub works'] }, EDITOR_GATE_WORDING);
     assert.deepEqual(asked.input.claims, ['sub works']);

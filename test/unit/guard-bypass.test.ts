@@ -11,7 +11,8 @@ import { describe, it } from 'node:test';
 import { compilePermissions, decideByRules, parsePermissions } from '../../src/guard/permissions';
 import { resolveAgainst } from '../../src/guard/paths';
 import { commandParts } from '../../src/guard/rules';
-import { redactCall, redactPatterns } from '../../src/guard/secrets';
+import { redactPatterns } from '../../src/judgment/credential-shapes';
+import { redactCall } from '../../src/guard/secrets';
 import { readRequest } from '../../src/guard/transcript';
 import type { CallFacts } from '../../src/guard/types';
 
