@@ -30,6 +30,15 @@ export function floorsUsed(tool: string): readonly FloorKey[] {
   return Object.hasOwn(FLOORS_USED, tool) ? FLOORS_USED[tool]! : [];
 }
 
+/**
+ * Thresholds the what-if moves for `tool`: the floors it reads, plus jev_screen's review_at, which is the
+ * call's own (default 0.25, no floor), so its slider sets the call's review_at rather than JEV_REVIEW_AT.
+ */
+export function whatIfKeys(tool: string): readonly FloorKey[] {
+  const used = floorsUsed(tool);
+  return tool === 'jev_screen' ? FLOOR_KEYS.filter((k) => k === 'review_at' || used.includes(k)) : used;
+}
+
 /** Tools that read floor `k` (keys of FLOORS_USED), in table order. */
 export function floorReaders(k: FloorKey): string[] {
   return Object.entries(FLOORS_USED)
@@ -82,22 +91,35 @@ export function toSlider(v: number): number {
   return Math.min(1, Math.max(0, Math.round(v * STEPS_PER_UNIT) / STEPS_PER_UNIT));
 }
 
-/** Lowest slider values the recorded call's own input allows (probabilities in [0,1]). */
+/** Bounds the recorded call's own input sets on the sliders (probabilities in [0,1]). */
 export interface SliderLimits {
   /** auto_accept must stay at or above a per-call review_at given without its own auto_accept. */
   minAuto: number;
-  /** jev_screen: block_at must stay at or above its review_at (the call's, else 0.25). */
+  /** block_at must stay at or above this (jev_permit: the screen review threshold, 0.25). */
   minBlock: number;
+  /**
+   * jev_screen: its review_at (the call's own) must stay at or below block_at and below this (the call's own
+   * block_at, which the floor can only lower). Absent for other tools, whose review_at stays <= auto_accept.
+   */
+  screenMaxReview?: number;
 }
 
 /**
  * Slider values after floor `moved` was set to `floors[moved]`, adjusted so the recomputation never hits
- * a threshold-order error (0 <= review_at <= auto_accept <= 1; jev_screen: review_at
- * <= block_at): moving auto_accept below review_at pushes review_at down with it; moving review_at above
- * auto_accept pushes auto_accept up; auto_accept and block_at never go below `limits`. Rounded to the step.
+ * a threshold-order error. Most tools: 0 <= review_at <= auto_accept <= 1 (moving auto_accept below review_at
+ * pushes review_at down with it; moving review_at above auto_accept pushes auto_accept up). jev_screen:
+ * review_at <= block_at (moving one past the other moves the other with it), review_at <= screenMaxReview.
+ * auto_accept and block_at never go below `limits`. Rounded to the step.
  */
 export function constrainFloors(floors: Floors, moved: FloorKey, limits: SliderLimits = { minAuto: 0, minBlock: 0 }): Floors {
   const out: Floors = { auto_accept: toSlider(floors.auto_accept), review_at: toSlider(floors.review_at), block_at: toSlider(floors.block_at) };
+  if (limits.screenMaxReview !== undefined) {
+    out.block_at = Math.max(out.block_at, limits.minBlock);
+    out.review_at = Math.min(out.review_at, toSlider(limits.screenMaxReview));
+    if (moved === 'review_at') out.block_at = Math.max(out.block_at, out.review_at);
+    else out.review_at = Math.min(out.review_at, out.block_at);
+    return out;
+  }
   if (moved === 'review_at') {
     out.auto_accept = Math.max(out.auto_accept, out.review_at, limits.minAuto);
   } else {
@@ -111,23 +133,35 @@ export function constrainFloors(floors: Floors, moved: FloorKey, limits: SliderL
 /**
  * Limits set by the recorded input: a per-call review_at without its own auto_accept raises the effective
  * review_at (a caller pair was validated itself, and max(caller, env) keeps its order); jev_screen's
- * review_at (default 0.25) bounds block_at from below, and so does 0.25 for jev_permit (the floor's minimum).
+ * review_at is a slider of its own, bounded by the call's block_at; jev_permit's block_at floor never goes
+ * below 0.25 (the floor's minimum).
  */
 export function sliderLimits(record: Pick<DecisionRecord, 'tool' | 'input'>): SliderLimits {
   const raw = record.input;
-  const input = (typeof raw === 'object' && raw !== null ? raw : {}) as { auto_accept?: unknown; review_at?: unknown };
+  const input = (typeof raw === 'object' && raw !== null ? raw : {}) as { auto_accept?: unknown; review_at?: unknown; block_at?: unknown };
+  if (record.tool === 'jev_screen') {
+    const block = typeof input.block_at === 'number' && Number.isFinite(input.block_at) ? toSlider(input.block_at) : 1;
+    return { minAuto: 0, minBlock: 0, screenMaxReview: block };
+  }
   const review = typeof input.review_at === 'number' && Number.isFinite(input.review_at) ? toSlider(input.review_at) : undefined;
-  if (record.tool === 'jev_screen') return { minAuto: 0, minBlock: review ?? SCREEN_REVIEW_AT };
   const minAuto = review !== undefined && typeof input.auto_accept !== 'number' ? review : 0;
   // jev_permit reads the block_at floor itself, which never goes below the screen review threshold (0.25).
   return { minAuto, minBlock: record.tool === 'jev_permit' ? SCREEN_REVIEW_AT : 0 };
 }
 
-/** The floors a record was decided under, rounded for the sliders; defaults fill a malformed record. */
-export function recordFloors(record: Pick<DecisionRecord, 'thresholds'>): Floors {
+/**
+ * The thresholds a record was decided under, rounded for the sliders; defaults fill a malformed record.
+ * jev_screen's review_at is the call's own as its result states it (else its input's, else 0.25), not the floor.
+ */
+export function recordFloors(record: Pick<DecisionRecord, 'thresholds'> & Partial<Pick<DecisionRecord, 'tool' | 'input' | 'result'>>): Floors {
   const t = (record.thresholds ?? {}) as Partial<Floors>;
   const pick = (k: FloorKey, d: number) => (typeof t[k] === 'number' ? toSlider(t[k]!) : d);
-  return { auto_accept: pick('auto_accept', 0.8), review_at: pick('review_at', 0.5), block_at: pick('block_at', 0.75) };
+  const floors = { auto_accept: pick('auto_accept', 0.8), review_at: pick('review_at', 0.5), block_at: pick('block_at', 0.75) };
+  if (record.tool !== 'jev_screen') return floors;
+  const stated = (record.result as { thresholds?: { review_at?: unknown } } | undefined)?.thresholds?.review_at;
+  const asked = (record.input as { review_at?: unknown } | undefined)?.review_at;
+  const review = typeof stated === 'number' ? stated : typeof asked === 'number' ? asked : SCREEN_REVIEW_AT;
+  return { ...floors, review_at: toSlider(review) };
 }
 
 /** True when every floor in `a` equals the one in `b` (after rounding to the slider step). */

@@ -4,7 +4,7 @@ import { breakable, h, replaceChildren } from './dom';
 import { changeSummary, diffOutcomes, fmtProb, outcomeLines, type Outcome } from '../src/panel/outcome-diff';
 import { explainReason } from '../src/panel/reason-codes';
 import { loadWhatIf } from './whatif-loader';
-import { FLOOR_KEYS, FLOORS_USED, SLIDER_STEP, constrainFloors, sliderLimits, floorsUsed, notRecomputable, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
+import { FLOOR_KEYS, FLOORS_USED, SLIDER_STEP, constrainFloors, sliderLimits, notRecomputable, whatIfKeys, recordFloors, sameFloors, toSlider, type FloorKey, type WhatIfApi } from './whatif-model';
 
 /**
  * What-if sliders for auto_accept / review_at / block_at. Each change recomputes the decision in the
@@ -39,7 +39,7 @@ export class WhatIfView {
     this.base = recordFloors(o.record);
     this.floors = { ...(o.floors ?? this.base) };
     this.recorded = o.record.error ? { error: o.record.error } : { result: o.record.result };
-    const used = floorsUsed(o.record.tool);
+    const used = whatIfKeys(o.record.tool);
     this.out = h('div', { class: 'whatif-out', 'aria-live': 'polite' });
     this.note = h('div', { class: 'whatif-note muted' });
     if (used.length === 0 || o.record.kind !== 'decision') {
@@ -94,7 +94,7 @@ export class WhatIfView {
 
   private moved(k: FloorKey): void {
     const s = this.inputs.get(k)!;
-    // Keep review_at <= auto_accept: the other slider follows, so a recompute never fails on the order rule.
+    // Keep the thresholds in order: the other slider follows, so a recompute never fails on the order rule.
     this.floors = constrainFloors({ ...this.floors, [k]: toSlider(Number(s.input.value)) }, k, sliderLimits(this.o.record));
     for (const [key, other] of this.inputs) {
       if (Number(other.input.value) !== this.floors[key]) other.input.value = String(this.floors[key]);

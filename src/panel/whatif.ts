@@ -57,13 +57,15 @@ export function supportsWhatIf(tool: string): boolean {
 }
 
 /**
- * Recomputes `record` under `floors` (probabilities in [0,1]). Resolves with the new result or the
+ * Recomputes `record` under `floors` (probabilities in [0,1]; for jev_screen, `review_at` is the call's own). Resolves with the new result or the
  * classified error (e.g. INVALID_INPUT when review_at > auto_accept, naming the rule). Rejects only for
  * a tool this panel cannot recompute.
  */
 export async function recompute(record: DecisionRecord, floors: Floors): Promise<WhatIfOutcome> {
   if (!supportsWhatIf(record.tool)) throw new Error(`${record.tool} decisions do not depend on thresholds`);
-  const r = await replayRecord(record, { ...floors }, getService());
+  // jev_screen's review_at is the call's own (no floor): the what-if sets it on the recorded input.
+  const judged = record.tool === 'jev_screen' ? { ...record, input: { ...(record.input as Record<string, unknown>), review_at: floors.review_at } } : record;
+  const r = await replayRecord(judged, { ...floors }, getService());
   const o = r.outcome;
   return o.ok
     ? { result: o.result, replayed: r.exchangesReplayed }

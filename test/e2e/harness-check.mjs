@@ -95,6 +95,30 @@ await check('detail explains a jev_step decision; what-if moves the handoff; sta
   await context.close();
 });
 
+await check("a jev_screen decision: what-if on the screen's own review_at (recorded 0.25) and block_at, each pushing the other", async () => {
+  const screen = harness.records.find((r) => r.tool === 'jev_screen' && r.result);
+  assert.ok(screen, 'the examples hold a jev_screen record');
+  const { page, context, errors } = await open({});
+  await page.locator(`[data-id="${screen.id}"]`).click();
+  await page.locator('.whatif-diff').waitFor();
+  assert.match(await page.locator('label[for="whatif-review_at"]').innerText(), /review_at \(recorded 0\.25\)/);
+  assert.equal(await page.locator('#whatif-auto_accept').count(), 0, 'jev_screen reads no auto_accept');
+  const set = (id, v) => page.locator(id).evaluate((el, value) => {
+    el.value = value;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, v);
+  await set('#whatif-review_at', '0.99');
+  assert.equal(await page.locator('#whatif-block_at').inputValue(), '0.99', 'block_at follows review_at up');
+  await page.locator('.whatif-diff tr.changed').first().waitFor();
+  await set('#whatif-block_at', '0.1');
+  assert.equal(await page.locator('#whatif-review_at').inputValue(), '0.1', 'review_at follows block_at down');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('.whatif-out .error-text').count(), 0, 'no threshold-order error');
+  await page.locator('#detail').screenshot({ path: join(out, 'harness-screen-whatif.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 await check('filters, keyboard, sample step, servers restart, grant toggle', async () => {
   const { page, context, errors } = await open({});
   await page.locator('#feed-list .feed-row').first().waitFor();

@@ -13,7 +13,7 @@ import { DEFAULT_FLOORS, type Floors } from '../../src/policy/thresholds';
 import { candidateRows } from '../../webview/candidates-view';
 import { changeSummary, diffOutcomes, outcomeLines } from '../../src/panel/outcome-diff';
 import { recompute, supportsWhatIf } from '../../src/panel/whatif';
-import { FLOORS_USED, constrainFloors, floorsUsed, notRecomputable, sliderLimits, recordFloors, sameFloors, toSlider } from '../../webview/whatif-model';
+import { FLOORS_USED, constrainFloors, floorsUsed, notRecomputable, sliderLimits, recordFloors, sameFloors, toSlider, whatIfKeys } from '../../webview/whatif-model';
 import { JevError } from '../../src/judgment/errors';
 
 /** Answers chosen by the test, per question id; unknown ids fail loudly. */
@@ -138,6 +138,11 @@ describe('webview what-if recomputation', () => {
     assert.equal((blocked.result as { recommendation: { action: string } }).recommendation.action, 'block');
     assert.notEqual((passed.result as { recommendation: { action: string } }).recommendation.action, 'block');
     assert.deepEqual(floorsUsed('jev_screen'), ['block_at']);
+    // Its own review_at (no floor) has a slider too: it sets the call's review_at.
+    assert.deepEqual(whatIfKeys('jev_screen'), ['review_at', 'block_at']);
+    const action = (o: { result?: unknown }) => (o.result as { recommendation: { action: string } }).recommendation.action;
+    assert.equal(action(await recompute(r, { ...DEFAULT_FLOORS, block_at: 1, review_at: toSlider(injection - 0.01) })), 'review');
+    assert.notEqual(action(await recompute(r, { ...DEFAULT_FLOORS, block_at: 1, review_at: 1 })), 'review');
     assert.equal(supportsWhatIf('ask_noul'), false);
     assert.deepEqual(floorsUsed('ask_noul'), []);
     const noul = await record(new MockProvider(), 'ask_noul', { state: 'x', instruction: 'Is it?' });
@@ -177,12 +182,20 @@ describe('webview what-if recomputation', () => {
     assert.deepEqual(f, { auto_accept: 0.7, review_at: 0.5, block_at: 0.75 });
     assert.ok((await recompute(strict, f)).result);
     assert.equal((await recompute(strict, { ...f, auto_accept: 0.6 })).error?.code, 'INVALID_INPUT', 'the limit is real');
-    // jev_screen: block_at stays at or above the screen's review_at (default 0.25).
+    // jev_screen: its own review_at (recorded 0.25 by default) and block_at push each other; the call's block_at caps review_at.
     const screen = await record(new MockProvider(), 'jev_screen', { text: 'hello' });
-    const b = constrainFloors({ ...DEFAULT_FLOORS, block_at: 0.1 }, 'block_at', sliderLimits(screen));
-    assert.equal(b.block_at, 0.25);
-    assert.ok((await recompute(screen, b)).result);
-    assert.equal((await recompute(screen, { ...b, block_at: 0.2 })).error?.code, 'INVALID_INPUT');
+    const base = recordFloors(screen);
+    assert.equal(base.review_at, 0.25, "the screen's own review_at, not the floor");
+    const b = constrainFloors({ ...base, block_at: 0.1 }, 'block_at', sliderLimits(screen));
+    assert.deepEqual([b.review_at, b.block_at], [0.1, 0.1]);
+    const raised = constrainFloors({ ...base, review_at: 0.9 }, 'review_at', sliderLimits(screen));
+    assert.deepEqual([raised.review_at, raised.block_at], [0.9, 0.9]);
+    for (const floors of [base, b, raised]) assert.ok((await recompute(screen, floors)).result, 'recomputes without INVALID_INPUT');
+    assert.equal((await recompute(screen, { ...b, review_at: 0.3 })).error?.code, 'INVALID_INPUT', 'the order is real');
+    const capped = await record(new MockProvider(), 'jev_screen', { text: 'hello', block_at: 0.6 });
+    const c = constrainFloors({ ...recordFloors(capped), review_at: 0.9 }, 'review_at', sliderLimits(capped));
+    assert.equal(c.review_at, 0.6);
+    assert.ok((await recompute(capped, c)).result);
   });
 
   it('the change summary never doubles punctuation after an error message', async () => {
