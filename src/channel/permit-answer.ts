@@ -1,8 +1,8 @@
 /**
- * The editor's answer to the guard hook (permit-protocol.ts): jev_permit judged by the editor's own
- * JudgmentService (its provider, key, thresholds, ledger; the decision appears in the feed with the hook's
- * source), for a workspace the editor has open. The mock judge never decides a permission: with only the
- * mock the answer is `no-backend` and nothing is judged. A call the guard settled itself (a rule or a grant)
+ * The editor's answer to the guard hook (permit-protocol.ts): jev_permit (or jev_screen, for a result the
+ * hook screens) judged by the editor's own JudgmentService (its provider, key, thresholds, ledger; the decision appears in the feed with the hook's
+ * source), for a workspace the editor has open. The mock judge never decides a permission or a screen: with
+ * only the mock the answer is `no-backend` and nothing is judged. A call the guard settled itself (a rule or a grant)
  * is only recorded, with any judge, the mock included: provider `local-policy`, no request, no usage.
  * Used by src/extension/gate/hook-channel.ts.
  */
@@ -21,15 +21,16 @@ export async function answerPermit(deps: PermitJudgeDeps, request: PermitChannel
   if (!coversRepository(deps.roots(), request.root)) {
     return { v: 1, status: 'refused', message: `this editor does not have ${request.root} open` };
   }
-  if (request.settled) {
+  if (request.settled && request.tool === undefined) {
     const record = settledRecord(request, request.settled, deps.service.floors);
     await deps.record(record);
     return { v: 1, status: 'recorded', recordId: record.id };
   }
+  const tool = request.tool ?? PERMIT_TOOL;
   const judge = judgeInfo(deps);
   if (judge.mock) return { v: 1, status: 'no-backend', judge };
-  if (!deps.service.tools.has(PERMIT_TOOL)) return { v: 1, status: 'refused', message: `${PERMIT_TOOL} is not available in this editor's Jev` };
-  const outcome = await deps.service.call(PERMIT_TOOL, request.input, { agent: request.agent, signal, source: request.source });
+  if (!deps.service.tools.has(tool)) return { v: 1, status: 'refused', message: `${tool} is not available in this editor's Jev` };
+  const outcome = await deps.service.call(tool, request.input, { agent: request.agent, signal, source: request.source });
   const base = { v: 1 as const, status: 'judged' as const, judge };
   if (!outcome.ok) return { ...base, outcome: { ok: false, error: outcome.error.toJSON(), recordId: outcome.record.id } };
   return { ...base, outcome: { ok: true, result: outcome.result, recordId: outcome.record.id } };

@@ -1,8 +1,8 @@
 /**
  * The permit route of the editor channel (protocol.ts, server.ts): how the permission guard's hook
  * (`jevcp guard --host H`) asks the running editor's Jev to judge one agent tool call with jev_permit on
- * the editor's own judge. `POST /v1/permit` with the same bearer token and session file as the gate. No
- * host import.
+ * the editor's own judge, or (`tool: "jev_screen"`) to screen one chunk of a tool result the agent is about
+ * to read. `POST /v1/permit` with the same bearer token and session file as the gate. No host import.
  */
 import { z } from 'zod';
 import type { PermitInput } from '../guard/types';
@@ -18,8 +18,13 @@ export interface PermitChannelRequest {
   v: 1;
   /** The workspace of the call (the editor checks it is one it has open). */
   root: string;
-  /** jev_permit arguments, built and redacted by the guard (src/guard/run.ts); checked by jev_permit itself. */
-  input: PermitInput;
+  /** The tool to run: jev_permit when absent; jev_screen for a PostToolUse result (src/guard/run.ts `screenResult`). */
+  tool?: 'jev_screen';
+  /**
+   * jev_permit arguments, built and redacted by the guard (src/guard/run.ts), or jev_screen's `{text,
+   * purpose}`; checked by the tool's own schema.
+   */
+  input: PermitInput | ScreenChannelInput;
   /** The agent host (`claude-code`, `vscode`, `codex`, `copilot-cli`). */
   host: string;
   /** The agent the call is judged as (ledger `agent`). */
@@ -30,10 +35,17 @@ export interface PermitChannelRequest {
   settled?: SettledCall;
 }
 
+/** jev_screen's arguments as the guard sends them: one chunk of the result, and the user's request as purpose. */
+export interface ScreenChannelInput {
+  text: string;
+  purpose?: string;
+}
+
 /** The request as checked by the editor (`input` is checked by jev_permit's own schema). */
 export const permitRequestSchema = z
   .object({
     v: z.literal(CHANNEL_VERSION),
+    tool: z.literal('jev_screen').optional(),
     root: z.string().min(1).max(4096),
     input: z.record(z.string(), z.unknown()),
     host: z.string().min(1).max(100),

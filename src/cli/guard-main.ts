@@ -42,7 +42,7 @@ async function main(): Promise<void> {
         const hold: { runtime?: Runtime } = {};
         return {
           judge: (event, agent) => fullCli().cliGuardJudge(io, host, hold)(event, agent),
-          screen: (event, agent) => fullCli().cliScreenJudge(io, hold)(event, agent),
+          screen: (event, agent) => fullCli().cliScreenJudge(io, hold, host)(event, agent),
           close: () => hold.runtime?.close(),
         };
       });

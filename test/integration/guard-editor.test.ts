@@ -144,6 +144,24 @@ describe('the guard hook judges through the running editor', () => {
     assert.equal(editorJudge.count(), upstream, 'nothing was judged');
   });
 
+  it('a PostToolUse result is screened by the editor: block answered, the jev_screen decision in its feed with the hook\'s source', async () => {
+    answers = { ...SAFE, injection: noul(0.97), substance: noul(0.9), relevance: noul(0.9) };
+    const e = JSON.parse(readFileSync(join(FIX, 'post-tool-use-webfetch.json'), 'utf8').replaceAll('/work/project', ws)) as Record<string, unknown>;
+    writeFileSync(join(ws, 'transcript.jsonl'), readFileSync(join(FIX, 'transcript.jsonl')));
+    e.transcript_path = join(ws, 'transcript.jsonl');
+    const before = records.length;
+    const r = await guard('guard.js', JSON.stringify(e));
+    assert.equal(r.code, 0, r.stderr);
+    const answer = JSON.parse(r.stdout) as { decision?: string; reason?: string };
+    assert.equal(answer.decision, 'block', r.stderr);
+    assert.match(r.stderr, /screened by the editor \(Test Editor, systemone editor-model: API key set\)/);
+    const mine = records.slice(before);
+    assert.deepEqual(mine.map((x) => x.tool), ['jev_screen']);
+    assert.match(mine[0]!.source ?? '', /^guard hook, claude-code · session [\w-]+: WebFetch result$/);
+    assert.ok(answer.reason!.includes(mine[0]!.id), 'the notice names the editor\'s decision');
+    assert.equal(cliJudge.count(), 0, 'the CLI configuration was not asked');
+  });
+
   it('with the editor gone: the CLI configuration, none means no allow; a CLI backend judges', async () => {
     await server.stop();
     answers = SAFE;
@@ -155,5 +173,11 @@ describe('the guard hook judges through the running editor', () => {
     assert.equal(decision(cli.stdout), 'allow', cli.stderr);
     assert.match(cli.stderr, /judged by the CLI configuration/);
     assert.equal(cliJudge.count(), 1);
+    // A result to screen: the editor does not answer and no CLI backend: never passed, the model is warned.
+    const e = JSON.parse(readFileSync(join(FIX, 'post-tool-use-webfetch.json'), 'utf8').replaceAll('/work/project', ws)) as Record<string, unknown>;
+    e.transcript_path = join(ws, 'transcript.jsonl');
+    const unscreened = await guard('cli.js', JSON.stringify(e));
+    assert.match(unscreened.stderr, /did not answer/);
+    assert.match((JSON.parse(unscreened.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, /could not screen the result of WebFetch \(NO_BACKEND/);
   });
 });

@@ -59,7 +59,7 @@ export const guardCommand: CliCommand = async (args, io) => {
       for (const flag of ['scope', 'dir', 'json'] as const) if (values[flag] !== undefined) throw invalidInput(`guard: --${flag} applies to install, uninstall and status.`);
       return await runGuardHook(io, values, (host) => {
         const hold: { runtime?: Runtime } = {};
-        return { judge: cliGuardJudge(io, host, hold), screen: cliScreenJudge(io, hold), close: () => hold.runtime?.close() };
+        return { judge: cliGuardJudge(io, host, hold), screen: cliScreenJudge(io, hold, host), close: () => hold.runtime?.close() };
       });
     }
     if (!['install', 'uninstall', 'status'].includes(sub)) throw invalidInput(`guard: say install, uninstall or status, or nothing (the hook itself); got ${JSON.stringify(sub)}.`);

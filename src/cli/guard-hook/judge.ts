@@ -1,5 +1,5 @@
 import { findWorkspaceRoot } from '../../guard/workspace';
-import { editorPermitJudge, permitSessions } from '../../channel/permit-client';
+import { editorPermitJudge, editorScreenJudge, permitSessions } from '../../channel/permit-client';
 import { loadConfig } from '../../config/env';
 import { stateDir } from '../../gate/state-dir';
 import { hasPermitTool, servicePermitJudge } from '../../guard/judge';
@@ -7,6 +7,7 @@ import { guardSource } from '../../guard/source';
 import type { JudgeAvailability, ScreenAvailability } from '../../guard/run';
 import { createScreener } from '../../screen/screener';
 import { serviceJudge } from '../../screen/service-judge';
+import type { ScreenJudge } from '../../screen/types';
 import type { GuardEvent, PermitJudge } from '../../guard/types';
 import { configError } from '../../judgment/errors';
 import type { CliIO } from '../io';
@@ -59,22 +60,53 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
 }
 
 /**
- * The guard's content screen for PostToolUse results: jev_screen through the CLI configuration (JEV_*), in
- * this process's JudgmentService (its ledger, spend cap and provider). The running editor is not asked: its
- * channel has no screen route. None when only the mock or nothing is configured (the mock never decides).
- * The runtime is kept in `hold` so the caller closes its ledger.
+ * The guard's content screen for PostToolUse results: jev_screen first through the running editor open on
+ * the result's workspace (src/channel/permit-client.ts `editorScreenJudge`: its judge, ledger and live feed),
+ * else through the CLI configuration (JEV_*) in this process's JudgmentService. None when no editor is open
+ * there and only the mock or nothing is configured (the mock never decides); with an editor open, a chunk
+ * no judge can take is `unscreened`, never passed. The runtime is kept in `hold` so the caller closes its ledger.
  */
-export function cliScreenJudge(io: CliIO, hold: { runtime?: Runtime }): (event?: GuardEvent, agent?: string) => Promise<ScreenAvailability> {
-  return async (_event, agent) => {
+export function cliScreenJudge(io: CliIO, hold: { runtime?: Runtime }, host = 'guard'): (event?: GuardEvent, agent?: string) => Promise<ScreenAvailability> {
+  const cli = (agent?: string): ScreenJudge | { none: ScreenAvailability & { kind: 'none' } } => {
     const config = loadConfig(io.env);
     if (config.provider === 'mock') {
       return config.providerReason === 'no backend configured'
-        ? { kind: 'none', reason: 'no judgment backend: JEV_API_KEY and JEV_BASE_URL are not set (and no provider is chosen)' }
-        : { kind: 'none', code: 'MOCK_ONLY', reason: `only the mock judge is configured (${config.providerReason}); the mock never decides a screen` };
+        ? { none: { kind: 'none', reason: 'no judgment backend: JEV_API_KEY and JEV_BASE_URL are not set (and no provider is chosen)' } }
+        : { none: { kind: 'none', code: 'MOCK_ONLY', reason: `only the mock judge is configured (${config.providerReason}); the mock never decides a screen` } };
     }
     const runtime = hold.runtime ?? createRuntime(io, { mockNotice: false });
     hold.runtime = runtime;
-    const screener = createScreener({ judge: serviceJudge(runtime.service, agent !== undefined ? { agent } : {}) });
-    return { kind: 'screen', screen: (request) => screener.screen(request), label: `the CLI configuration (${runtime.label})` };
+    return serviceJudge(runtime.service, agent !== undefined ? { agent } : {});
+  };
+  const cliLabel = () => `the CLI configuration (${hold.runtime?.label ?? 'JEV_*'})`;
+  return async (event, agent) => {
+    const root = findWorkspaceRoot(io.env, event?.cwd, io.cwd);
+    let sessions: Awaited<ReturnType<typeof permitSessions>> = [];
+    try {
+      sessions = root === undefined ? [] : await permitSessions(stateDir(io.env), root);
+    } catch {
+      // A bad JEV_STATE_DIR: no editor to ask; the CLI configuration screens.
+    }
+    if (sessions.length === 0) {
+      const judge = cli(agent);
+      if ('none' in judge) return judge.none;
+      const screener = createScreener({ judge });
+      return { kind: 'screen', screen: (request) => screener.screen(request), label: cliLabel() };
+    }
+    const note = (line: string) => io.stderr.write(safeText(`jevcp guard: ${line}\n`));
+    let fallback: ScreenJudge | undefined;
+    const lateCli: ScreenJudge = async (text, purpose, signal, source) => {
+      const judge = cli(agent);
+      if ('none' in judge) return { ok: false, error: { code: judge.none.code ?? 'NO_BACKEND', message: `no editor screened the result, and the CLI configuration has no judge: ${judge.none.reason}` } };
+      if (!fallback) io.stderr.write(safeText(`jevcp guard: screened by ${cliLabel()}\n`));
+      fallback = judge;
+      return judge(text, purpose, signal, source);
+    };
+    const target = { root: root!, host, agent: agent ?? host, source: guardSource(host, event?.sessionId) };
+    const screener = createScreener({ judge: editorScreenJudge(sessions, target, EDITOR_SCREEN_WAIT_MS, lateCli, note) });
+    return { kind: 'screen', screen: (request) => screener.screen(request), label: `the editor (${sessions[0]!.editor}), else the CLI configuration` };
   };
 }
+
+/** Longest the editors may take for one chunk, ms; the guard's own deadline (its signal) usually ends it first. */
+const EDITOR_SCREEN_WAIT_MS = 60_000;
