@@ -147,6 +147,19 @@ try {
 } finally {
   await context.close().catch(() => {});
   fs.rmSync(profile, { recursive: true, force: true });
+  // A failure keeps what explains it: VS Code's logs (hooks, extension host), the server log and the agent log.
+  if (failed > 0) {
+    const logs = path.join(results, 'agent-logs');
+    fs.rmSync(logs, { recursive: true, force: true });
+    for (const [from, to] of [[path.join(host.stateDir, 'user-data', 'logs'), 'vscode'], [path.join(host.stateDir, 'server.log'), 'server.log'], [agentLog, 'agent-log.jsonl']]) {
+      try {
+        fs.cpSync(from, path.join(logs, to), { recursive: true });
+      } catch {
+        // Not written: nothing to keep.
+      }
+    }
+    say(`logs of the failed run in ${path.relative(process.cwd(), logs)}`);
+  }
   await host.stop();
   await judge.close();
   if (argv.includes('--keep')) say(`kept ${scratch} and ${host.stateDir}`);
