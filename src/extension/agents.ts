@@ -110,7 +110,8 @@ export class AgentsController {
 
   /** A copy of the manifests to edit and the one of `agent` in it (added when missing). */
   private editable(agent: string): { agents: AgentManifest[]; manifest: AgentManifest } {
-    const agents = this.deps.settings().agents.map((a) => ({ name: a.name, tools: [...a.tools] }));
+    // Every field is kept (an agent's `screen` too): a grant toggle rewrites the whole setting.
+    const agents = this.deps.settings().agents.map((a) => ({ ...a, tools: [...a.tools] }));
     let manifest = agents.find((a) => a.name === agent);
     if (!manifest) {
       manifest = { name: agent, tools: [] };

@@ -3,12 +3,15 @@ import { resolve } from 'node:path';
 import { AGENT_NAME, grantProblem, type AgentManifest } from '../registry/grants';
 import { DEFAULT_CONFIG_FILE } from '../registry/config-file-name';
 import { parsePermissions, type PermissionsConfig } from './permissions';
+import { parseAgentScreen, parseScreenConfig, type GuardScreenConfig } from './screen-config';
+
+export { agentScreenConfig, parseAgentScreen, parseScreenConfig, type AgentScreen, type GuardScreenConfig } from './screen-config';
 
 /**
- * What the guard reads of `.jev/config.json`: `agents` (names and grants), `permissions` and `screen`,
- * validated with errors naming the file, the field and the rule; of the `servers` block (the registry's,
- * checked by registry/config-file.ts when servers are used) only each server's screen settings. Kept free of zod so the lean
- * entry starts fast.
+ * What the guard reads of `.jev/config.json`: `agents` (names, grants and their own `screen`), `permissions`
+ * and `screen`, validated with errors naming the file, the field and the rule; of the `servers` block (the
+ * registry's, checked by registry/config-file.ts when servers are used) only each server's screen settings.
+ * Kept free of zod so the lean entry starts fast.
  */
 
 /** The guard's part of the config file. */
@@ -23,38 +26,6 @@ export interface GuardConfig {
    * the rest of each entry is the registry's (registry/config-file.ts validates it).
    */
   serverScreen?: Record<string, { screen?: boolean; strict?: boolean; trustAnnotations?: boolean }>;
-}
-
-/** The `screen` block: shell command patterns whose output is screened, and what an unscreened result gets. */
-export interface GuardScreenConfig {
-  /** Patterns such as `curl*`, `gh issue view*` (`*` any characters). */
-  commands: string[];
-  /** `warn` (default): an unscreened result reaches the model with a warning; `strict`: it is withheld. */
-  mode: 'warn' | 'strict';
-}
-
-const SCREEN_KEYS = ['commands', 'mode'];
-
-/** Validates a `screen` block. Throws Error naming the field, e.g. `screen.commands[1]: must be a non-empty string`. */
-export function parseScreenConfig(raw: unknown, field = 'screen'): GuardScreenConfig {
-  if (raw === undefined) return { commands: [], mode: 'warn' };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${field}: must be an object {commands, mode}`);
-  const obj = raw as Record<string, unknown>;
-  const unknown = Object.keys(obj).filter((k) => !SCREEN_KEYS.includes(k));
-  if (unknown.length) throw new Error(`${field}: unknown field ${unknown.sort().join(', ')} (allowed: ${SCREEN_KEYS.join(', ')})`);
-  const out: GuardScreenConfig = { commands: [], mode: 'warn' };
-  if (obj.commands !== undefined) {
-    if (!Array.isArray(obj.commands)) throw new Error(`${field}.commands: must be an array of command patterns such as "curl*"`);
-    obj.commands.forEach((c, i) => {
-      if (typeof c !== 'string' || c.trim() === '') throw new Error(`${field}.commands[${i}]: must be a non-empty string`);
-    });
-    out.commands = obj.commands as string[];
-  }
-  if (obj.mode !== undefined) {
-    if (obj.mode !== 'warn' && obj.mode !== 'strict') throw new Error(`${field}.mode: must be "warn" or "strict"; got ${JSON.stringify(obj.mode)}`);
-    out.mode = obj.mode;
-  }
-  return out;
 }
 
 /** The screen settings of the `servers` entries (`{"<name>": {…, "screen"?, "trustAnnotations"?}}`) that have one; nothing else of them is read here. */
@@ -87,7 +58,7 @@ export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
   if (obj.agents !== undefined) {
     if (!Array.isArray(obj.agents)) fail('agents: must be an array of {name, tools}');
     (obj.agents as unknown[]).forEach((entry, i) => {
-      const a = entry as { name?: unknown; tools?: unknown } | null;
+      const a = entry as { name?: unknown; tools?: unknown; screen?: unknown } | null;
       if (typeof a !== 'object' || a === null || Array.isArray(a)) return fail(`agents[${i}]: must be an object {name, tools}`);
       if (typeof a.name !== 'string' || !AGENT_NAME.test(a.name)) fail(`agents[${i}].name: must be 1-64 letters, digits, _ . - and start with a letter or digit`);
       const tools = a.tools ?? [];
@@ -96,7 +67,13 @@ export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
         const problem = typeof t === 'string' ? grantProblem(t) : 'must be a string';
         if (problem) fail(`agents[${i}].tools[${j}]: ${problem}`);
       });
-      agents.push({ name: a.name as string, tools: tools as string[] });
+      let screen;
+      try {
+        if (a.screen !== undefined) screen = parseAgentScreen(a.screen, `agents[${i}].screen`);
+      } catch (err) {
+        return fail((err as Error).message);
+      }
+      agents.push({ name: a.name as string, tools: tools as string[], ...(screen !== undefined ? { screen } : {}) });
     });
   }
   const out: GuardConfig = { agents };

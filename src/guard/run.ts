@@ -1,5 +1,5 @@
 import { compilePermissions, decideByRules, parsePermissions } from './permissions';
-import { loadGuardConfig } from './config';
+import { agentScreenConfig, loadGuardConfig } from './config';
 import { checkGrant } from './grants';
 import type { HostAdapter } from './hosts';
 import { pathsInWorkspace } from './paths';
@@ -285,8 +285,9 @@ function screenNotice(tool: string, outcome: ScreenOutcome, how: ScreenAnswer['h
 /**
  * A PostToolUse result: screened by jev_screen when it comes from an open-world source (the host's web
  * tools, an MCP server marked in the config, a shell command matching `screen.commands`), with the user's
- * request as purpose. Never passes what was not screened: no judge, the mock only, a judge error or a
- * missed deadline is `unscreened`, answered as a warning (screen.mode warn) or withheld (strict).
+ * request as purpose; the agent's own `screen` (agents[].screen) replaces the block or turns it off. Never
+ * passes what was not screened: no judge, the mock only, a judge error or a missed deadline is `unscreened`,
+ * answered as a warning (screen.mode warn) or withheld (strict).
  */
 async function screenResult(o: GuardRunOptions, event: GuardEvent, started: number): Promise<GuardRunResult> {
   const host = o.host;
@@ -304,14 +305,18 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
   } catch (err) {
     configProblem = (err as Error).message;
   }
+  const agent = o.agent ?? host.defaultAgent;
+  // The agent's own `screen` replaces the top-level block for it; `false`: its results are never screened.
+  const screen = config && agentScreenConfig(config.screen, config.agents.find((a) => a.name === agent)?.screen);
+  if (config && !screen) return none();
   const facts = host.describe(event);
   const servers = config?.serverScreen ?? {};
   const mcp = host.mcpTool?.(event.tool, Object.keys(servers));
   // A server marked "strict" withholds what cannot be screened, whatever screen.mode says.
-  const mode = mcp && servers[mcp.server]?.strict ? 'strict' : (config?.screen?.mode ?? 'warn');
+  const mode = mcp && servers[mcp.server]?.strict ? 'strict' : (screen?.mode ?? 'warn');
   const origin: ResultOrigin = mcp ? { kind: 'mcp', server: mcp.server, tool: mcp.tool, serverConfig: servers[mcp.server] } : { kind: 'host-tool', tool: facts.ruleTool, command: facts.command };
   // A broken config cannot say which results are screened: every result is then unscreened, never passed.
-  if (config && !shouldScreen(origin, { commands: config.screen?.commands ?? [] })) return none();
+  if (screen && !shouldScreen(origin, { commands: screen.commands })) return none();
   const text = resultText(event.response);
   if (config && text.trim() === '') return none();
 
@@ -333,7 +338,6 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
     answer({ kind: 'unscreened', decisionIds: [], reason: `Not screened (${code}): ${message}`, fromCache: false, chunks: 0, cut: false, screenedChars: 0, totalChars: text.length, error: { code, message } });
 
   if (configProblem !== undefined || o.setupProblem !== undefined) return unscreened('CONFIG_ERROR', (o.setupProblem ?? configProblem)!);
-  const agent = o.agent ?? host.defaultAgent;
   let available: ScreenAvailability;
   try {
     available = o.screen ? await o.screen(event, agent) : { kind: 'none', reason: 'no content screen in this run' };

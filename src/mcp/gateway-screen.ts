@@ -1,11 +1,12 @@
 /**
  * Wiring of the content screen into a gateway call (gateway-calls.ts): which screener judges, which server
- * settings and annotations decide, and what the agent receives (screen-result.ts).
+ * settings, annotations and agent setting (the manifest's `screen`) decide, and what the agent receives
+ * (screen-result.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Screener } from '../screen';
 import type { GatewayDeps } from './gateway';
-import { createGatewayScreener, screenedResult, screenModeFor, screenPurpose, screenText, type ScreenedCall } from './screen-result';
+import { createGatewayScreener, isStrict, screenedResult, screenModeFor, screenPurpose, screenText, type ScreenedCall } from './screen-result';
 
 // Sessions built without a screener (deps.screener) get one each, so a screened server is never passed unjudged.
 const ownScreeners = new WeakMap<GatewayDeps, Screener>();
@@ -37,8 +38,8 @@ export function screenedCallOf(deps: Pick<GatewayDeps, 'registry'>, target: stri
 
 /**
  * `forwarded` as the agent receives it after the screen, when the call of `target` is screened
- * (screenModeFor); else `forwarded` itself. Never rejects: a screen that fails is an `unscreened` outcome.
- * `recordId` / `recordedIn`: the call's ledger record and where it is kept.
+ * (screenModeFor, with the agent's current `screen`); else `forwarded` itself. Never rejects: a screen that
+ * fails is an `unscreened` outcome. `recordId` / `recordedIn`: the call's ledger record and where it is kept.
  */
 export async function screenForwarded(
   deps: GatewayDeps,
@@ -50,9 +51,12 @@ export async function screenForwarded(
   recordedIn?: string,
 ): Promise<CallToolResult> {
   const call = screenedCallOf(deps, target, args);
-  const mode = call && screenModeFor(call);
+  // Read at each call, as the grants are, so an edited agent setting applies at once.
+  const agentScreen = deps.manifest().screen;
+  const mode = call && screenModeFor(call, agentScreen);
   if (!call || !mode) return forwarded;
   const where = `${call.server}/${call.tool}`;
   const outcome = await screenerOf(deps).screen({ text: screenText(forwarded), purpose: screenPurpose(call), source: `gateway, server ${call.server} tool ${call.tool}`, signal });
-  return screenedResult(forwarded, outcome, mode, where, recordId, recordedIn);
+  const byAgent = call.serverConfig?.screen !== 'strict' && isStrict(agentScreen);
+  return screenedResult(forwarded, outcome, mode, where, recordId, recordedIn, byAgent ? `agent ${deps.agent} is screened strictly` : undefined);
 }

@@ -8,9 +8,11 @@
  *   the agent (the call's ledger record keeps its bounded copy for a person);
  * - not screened (judge down or slow, or only the mock judge configured): a warning first, or withheld when
  *   the server's `screen` is `"strict"`. Never passed as if screened.
+ * The calling agent's `screen` (agents[].screen) can turn all of this off for it (`false`) or make it strict.
  * An error result the tool itself reported (isError) is screened the same way (gateway-calls.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentScreen } from '../guard/screen-config';
 import type { ToolAnnotations } from '../tools/types';
 import type { ServerConfig } from '../registry/servers';
 import { createScreener, handling, serviceJudge, shouldScreen } from '../screen';
@@ -36,8 +38,11 @@ export interface ScreenedCall {
 /**
  * The screen mode for a call, or undefined when its result is not screened (shouldScreen over the
  * server's `screen` / `trustAnnotations` and the tool's openWorldHint). `"strict"` → `strict`, else `warn`.
+ * `agent`: the calling agent's `screen` (agents[].screen): `false` screens nothing, whatever the servers say
+ * (the user's choice for that agent); `"strict"` or `{mode: "strict"}` makes every screened call strict.
  */
-export function screenModeFor(call: ScreenedCall): ScreenMode | undefined {
+export function screenModeFor(call: ScreenedCall, agent?: AgentScreen): ScreenMode | undefined {
+  if (agent === false) return undefined;
   const setting = call.serverConfig?.screen;
   const screened = shouldScreen({
     kind: 'mcp',
@@ -50,7 +55,12 @@ export function screenModeFor(call: ScreenedCall): ScreenMode | undefined {
     },
   });
   if (!screened) return undefined;
-  return setting === 'strict' ? 'strict' : 'warn';
+  return setting === 'strict' || isStrict(agent) ? 'strict' : 'warn';
+}
+
+/** Whether an agent's `screen` asks for strict screening. */
+export function isStrict(agent: AgentScreen | undefined): boolean {
+  return agent === 'strict' || (typeof agent === 'object' && agent.mode === 'strict');
 }
 
 /**
@@ -131,9 +141,18 @@ export interface ScreenMeta {
  * screen `outcome` in `mode`: `forwarded` itself (same object) for pass and skip; with a warning text
  * block first for review (and unscreened in `warn`); an `isError` result without any of its content or
  * structuredContent for block (and unscreened in `strict`). `where`: `S/T`, named in the texts;
- * `recordId`/`recordedIn`: the call's ledger record and where it is kept (absent: not recorded).
+ * `recordId`/`recordedIn`: the call's ledger record and where it is kept (absent: not recorded);
+ * `strictBy`: who made screening strict, as the withheld text says it (default the server).
  */
-export function screenedResult(forwarded: CallToolResult, outcome: ScreenOutcome, mode: ScreenMode, where: string, recordId: string, recordedIn?: string): CallToolResult {
+export function screenedResult(
+  forwarded: CallToolResult,
+  outcome: ScreenOutcome,
+  mode: ScreenMode,
+  where: string,
+  recordId: string,
+  recordedIn?: string,
+  strictBy = 'this server is screened strictly',
+): CallToolResult {
   const how = handling(outcome, mode);
   if (how === 'pass-through') return forwarded;
   const meta: ScreenMeta = {
@@ -147,7 +166,7 @@ export function screenedResult(forwarded: CallToolResult, outcome: ScreenOutcome
   if (how === 'withhold') {
     const why = outcome.kind === 'block'
       ? `jev_screen judged it to contain instructions aimed at you (a prompt injection)${facts(outcome)}: ${clause(outcome.reason)}`
-      : `it could not be screened and this server is screened strictly: ${notScreened(outcome)}`;
+      : `it could not be screened and ${strictBy}: ${notScreened(outcome)}`;
     const kept = recordedIn
       ? `The call is recorded as ${recordId} in ${recordedIn}, with a bounded copy of the result, for a person to read in the Jev panel.`
       : 'The call was not recorded (no ledger), so the result is kept nowhere.';

@@ -9,8 +9,9 @@ import { SERVER_NAME, parseServerConfig, type ServerConfig } from './servers';
 
 /**
  * The project config file `.jev/config.json`:
- * `{ "agents": [{ "name", "tools": [grant…] }], "servers": { "<name>": <mcp.json server entry> },
- *    "permissions": { "allow": [rule…], "ask": [rule…], "deny": [rule…] } }` (rules: src/guard/rules.ts).
+ * `{ "agents": [{ "name", "tools": [grant…], "screen"? }], "servers": { "<name>": <mcp.json server entry> },
+ *    "permissions": { "allow": [rule…], "ask": [rule…], "deny": [rule…] }, "screen"?: {commands, mode} }`
+ * (rules: src/guard/rules.ts; the screen settings: src/guard/screen-config.ts).
  * Validated at load; an error names the file, the field and the rule.
  */
 

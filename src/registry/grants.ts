@@ -1,4 +1,5 @@
 import { configError } from '../judgment/errors';
+import type { AgentScreen } from '../guard/screen-config';
 import type { GrantDecision } from './errors';
 
 /**
@@ -15,10 +16,12 @@ import type { GrantDecision } from './errors';
  * - A bare deny grant (`!write_file`) matches that tool name on every server: denying is never narrower.
  */
 
-/** One agent: a unique name and its grants. */
+/** One agent: a unique name, its grants, and how the results it reads are screened. */
 export interface AgentManifest {
   name: string;
   tools: string[];
+  /** Absent: the top-level `screen` block and the servers' marks apply (guard/screen-config.ts). */
+  screen?: AgentScreen;
 }
 
 /** A parsed grant. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentScreenProblem, type AgentScreen } from '../guard/screen-config';
 import { configError } from '../judgment/errors';
 import { AGENT_NAME, grantProblem, type AgentManifest } from './grants';
 import { describeIssue } from './zod-field';
@@ -16,10 +17,17 @@ export const grantSchema = z.string().superRefine((raw, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
-/** zod schema of an agent manifest `{name, tools}` (unknown fields rejected). */
+/** zod schema of an agent's `screen`; the rules are the guard's (guard/screen-config.ts), so both name a problem alike. */
+export const agentScreenSchema = z.custom<AgentScreen>().superRefine((raw, ctx) => {
+  const problem = agentScreenProblem(raw);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem.rule, path: problem.path });
+});
+
+/** zod schema of an agent manifest `{name, tools, screen?}` (unknown fields rejected). */
 export const agentManifestSchema = z.strictObject({
   name: z.string().regex(AGENT_NAME, 'must be 1-64 letters, digits, _ . - and start with a letter or digit'),
   tools: z.array(grantSchema, { error: 'must be an array of tool ids or globs' }).default([]),
+  screen: agentScreenSchema.optional(),
 });
 
 /**

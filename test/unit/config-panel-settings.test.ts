@@ -108,6 +108,12 @@ describe('readPanelSettings', () => {
     assert.match(text, /jevPanel\.agents\[2\]\.name: duplicate agent "editor"/);
   });
 
+  test("an agent's screen setting is read with the config file's rules", () => {
+    const s = read({ agents: { globalValue: [{ name: 'editor', tools: ['*'], screen: 'strict' }, { name: 'ci', tools: [], screen: true }] } });
+    assert.deepEqual(s.agents, [{ name: 'editor', tools: ['*'], screen: 'strict' }]);
+    assert.match(s.problems.join('\n'), /jevPanel\.agents\[1\]\.screen: must be false, "strict" or an object \{mode, commands\}; agent skipped/);
+  });
+
   test('the ledger path may start with ~/ and must be absolute', () => {
     assert.equal(read({ ledger: { globalValue: '~/jev/ledger.jsonl' } }).ledgerPath, '/home/u/jev/ledger.jsonl');
     assert.equal(read({ ledger: { globalValue: '/var/jev.jsonl' } }).ledgerPath, '/var/jev.jsonl');

@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { screenedCallOf } from '../../src/mcp/gateway-screen';
+import type { GatewayDeps } from '../../src/mcp/gateway';
+import { screenedCallOf, screenForwarded } from '../../src/mcp/gateway-screen';
 import { createGatewayScreener, NO_REAL_JUDGE, realJudge, screenedResult, screenModeFor, screenPurpose, screenText } from '../../src/mcp/screen-result';
 import { parseServerConfig } from '../../src/registry/servers';
-import type { ScreenOutcome } from '../../src/screen';
+import type { AgentScreen } from '../../src/guard/screen-config';
+import type { ScreenOutcome, Screener } from '../../src/screen';
 import type { ToolRegistry } from '../../src/registry/registry';
 
 const outcome = (o: Partial<ScreenOutcome>): ScreenOutcome => ({
@@ -42,6 +44,72 @@ describe('screenModeFor', () => {
     assert.equal(at({ trustAnnotations: true }), undefined);
     assert.equal(at({ trustAnnotations: true, screen: false }, true), undefined);
     assert.equal(at({ trustAnnotations: true, screen: 'strict' }, false), 'strict');
+  });
+});
+
+describe("an agent's screen in screenModeFor", () => {
+  const at = (serverConfig: object, agent: AgentScreen | undefined, openWorldHint?: boolean) =>
+    screenModeFor({ server: 's', tool: 't', serverConfig, ...(openWorldHint !== undefined ? { annotations: { openWorldHint } } : {}) }, agent);
+  it('false screens nothing, even a strict server; "strict" or {mode: "strict"} makes screened calls strict', () => {
+    assert.equal(at({ screen: 'strict' }, false), undefined);
+    assert.equal(at({ trustAnnotations: true }, false, true), undefined);
+    assert.equal(at({ screen: true }, 'strict'), 'strict');
+    assert.equal(at({ screen: true }, { mode: 'strict' }), 'strict');
+    assert.equal(at({ screen: true }, { mode: 'warn' }), 'warn');
+    assert.equal(at({ screen: 'strict' }, { mode: 'warn' }), 'strict', "a server's strict stays");
+    assert.equal(at({ screen: false }, 'strict'), undefined, 'strict does not screen what is not screened');
+    assert.equal(at({ screen: true }, undefined), 'warn');
+  });
+});
+
+describe("screenForwarded with the agent's screen", () => {
+  const registry = (screen: unknown) =>
+    ({
+      resolve: (id: string) => (id === 'web/fetch' ? { id, name: 'fetch', transport: 'mcp', server: 'web' } : undefined),
+      server: (name: string) => (name === 'web' ? { config: { command: 'x', screen } } : undefined),
+    }) as unknown as ToolRegistry;
+  const noJudge = outcome({ kind: 'unscreened', reason: 'Not screened (NO_REAL_JUDGE): mock.', error: { code: NO_REAL_JUDGE, message: 'mock' } });
+  /** Runs the call of web/fetch as agent `reader` with `agent` as its screen, the judge unavailable. */
+  const forward = async (agent: AgentScreen | undefined, serverScreen: unknown = true) => {
+    let screened = 0;
+    const screener = {
+      screen: async () => {
+        screened++;
+        return noJudge;
+      },
+    } as unknown as Screener;
+    const deps = {
+      agent: 'reader',
+      screener,
+      registry: () => registry(serverScreen),
+      manifest: () => ({ name: 'reader', tools: ['*'], ...(agent !== undefined ? { screen: agent } : {}) }),
+    } as unknown as GatewayDeps;
+    const result = await screenForwarded(deps, 'web/fetch', { url: 'u' }, RESULT, new AbortController().signal, 'r1');
+    return { result, screened };
+  };
+  it('false: the result is forwarded as it is, unscreened, even from a strict server', async () => {
+    for (const server of [true, 'strict']) {
+      const { result, screened } = await forward(false, server);
+      assert.equal(result, RESULT);
+      assert.equal(screened, 0);
+    }
+  });
+  it('"strict" (or {mode: "strict"}): withheld when no judge can screen it, naming the agent', async () => {
+    for (const agent of ['strict', { mode: 'strict' }] as AgentScreen[]) {
+      const { result, screened } = await forward(agent);
+      assert.equal(screened, 1);
+      assert.equal(result.isError, true);
+      assert.equal(result.structuredContent, undefined);
+      assert.match((result.content[0] as { text: string }).text, /web\/fetch was withheld: it could not be screened and agent reader is screened strictly: only the mock judge/);
+    }
+    const server = await forward(undefined, 'strict');
+    assert.match((server.result.content[0] as { text: string }).text, /this server is screened strictly/);
+  });
+  it('absent: the server decides (warned, not withheld, on a server marked true)', async () => {
+    const { result } = await forward(undefined);
+    assert.notEqual(result.isError, true);
+    assert.match((result.content[0] as { text: string }).text, /^\[jevcp: not screened\]/);
+    assert.deepEqual(result.content.slice(1), RESULT.content);
   });
 });
 

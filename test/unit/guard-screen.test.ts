@@ -60,6 +60,8 @@ interface Run {
   /** The fake screen's outcome; 'none' for no judge; a number: never answers (ms deadline). */
   screen?: ScreenOutcome | 'none' | 'mock';
   deadlineMs?: number;
+  /** `--agent NAME`; default the host's agent. */
+  agent?: string;
 }
 
 async function run(o: Run) {
@@ -82,7 +84,7 @@ async function run(o: Run) {
   const judge = async () => {
     throw new Error('PostToolUse must not ask jev_permit');
   };
-  const r = await runGuard({ host: HOSTS[o.host], stdin: Readable.from([o.text]), env: {}, cwd: o.dir, judge, deadlineMs: o.deadlineMs ?? 5000, secrets: [], screen });
+  const r = await runGuard({ host: HOSTS[o.host], stdin: Readable.from([o.text]), env: {}, cwd: o.dir, judge, deadlineMs: o.deadlineMs ?? 5000, secrets: [], screen, ...(o.agent ? { agent: o.agent } : {}) });
   return { ...r, asked, seen, json: r.stdout === '' ? undefined : (JSON.parse(r.stdout) as Record<string, any>) };
 }
 
@@ -107,6 +109,29 @@ describe('the screen config block', () => {
       [{ screen: { mode: 'warn', extra: 1 } }, /screen: unknown field extra/],
     ];
     for (const [raw, re] of bad) assert.throws(() => parseGuardConfig(raw, '.jev/config.json'), re);
+  });
+
+  it("an agent's screen: false, \"strict\" or {mode, commands} kept as written; anything else named", () => {
+    const c = parseGuardConfig(
+      { agents: [{ name: 'a', tools: ['*'], screen: false }, { name: 'b', screen: 'strict' }, { name: 'c', screen: { commands: ['wget*'] } }, { name: 'd' }] },
+      '.jev/config.json',
+    );
+    assert.deepEqual(c.agents, [
+      { name: 'a', tools: ['*'], screen: false },
+      { name: 'b', tools: [], screen: 'strict' },
+      { name: 'c', tools: [], screen: { commands: ['wget*'] } },
+      { name: 'd', tools: [] },
+    ]);
+    const bad: [unknown, RegExp][] = [
+      [true, /\.jev\/config\.json: agents\[1\]\.screen: must be false, "strict" or an object \{mode, commands\}$/],
+      ['warn', /agents\[1\]\.screen: must be false, "strict" or an object/],
+      [null, /agents\[1\]\.screen: must be false, "strict" or an object/],
+      [{ mode: 'loud' }, /agents\[1\]\.screen\.mode: must be "warn" or "strict"; got "loud"/],
+      [{ commands: 'curl*' }, /agents\[1\]\.screen\.commands: must be an array/],
+      [{ commands: ['curl*', ''] }, /agents\[1\]\.screen\.commands\[1\]: must be a non-empty string/],
+      [{ level: 1 }, /agents\[1\]\.screen: unknown field level \(allowed: commands, mode\)/],
+    ];
+    for (const [screen, re] of bad) assert.throws(() => parseGuardConfig({ agents: [{ name: 'a' }, { name: 'b', screen }] }, '.jev/config.json'), re);
   });
 });
 
@@ -242,6 +267,61 @@ describe('which results are screened', () => {
     assert.equal(vsMcp.asked, 1, 'VS Code mcp_<server>_<tool> names find the configured server');
     const optOut = workspace({ servers: { github: { command: 'gh-mcp', screen: false } } });
     assert.equal((await run({ host: 'claude-code', text: eventIn('claude-code', 'post-tool-use-mcp', optOut), dir: optOut, screen: outcome('block') })).asked, 0);
+  });
+
+  it("an agent's screen false: none of its results is screened or answered, whatever the block and the servers say", async () => {
+    const config = (agent: string) => ({
+      screen: { commands: ['curl*'], mode: 'strict' },
+      servers: { github: { command: 'gh-mcp', screen: 'strict' } },
+      agents: [{ name: agent, tools: ['*'], screen: false }, { name: 'reader', tools: ['*'] }],
+    });
+    for (const [host, name] of [['claude-code', 'post-tool-use-webfetch'], ['claude-code', 'post-tool-use-mcp'], ['vscode', 'post-tool-use-fetch'], ['codex', 'post-tool-use-mcp']] as [HostName, string][]) {
+      const dir = workspace(config(HOSTS[host].defaultAgent));
+      const r = await run({ host, text: eventIn(host, name, dir), dir, screen: 'none' });
+      assert.equal(r.asked, 0, `${host} ${name}`);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, undefined);
+      assert.equal(r.screen, undefined);
+    }
+    const dir = workspace(config('claude-code'));
+    const other = await run({ host: 'claude-code', text: eventIn('claude-code', 'post-tool-use-webfetch', dir), dir, screen: 'none', agent: 'reader' });
+    assert.equal(other.json?.decision, 'block', 'another agent (--agent reader) keeps the strict block');
+    const named = workspace({ agents: [{ name: 'reader', screen: false }] });
+    const off = await run({ host: 'claude-code', text: eventIn('claude-code', 'post-tool-use-webfetch', named), dir: named, screen: outcome('block'), agent: 'reader' });
+    assert.equal(off.asked, 0, '--agent reader with screen false');
+    assert.equal(off.stdout, '');
+  });
+
+  it('an agent\'s screen "strict": what cannot be screened is withheld for it, not for the others', async () => {
+    for (const [host, name] of [['claude-code', 'post-tool-use-webfetch'], ['vscode', 'post-tool-use-fetch'], ['codex', 'post-tool-use-mcp']] as [HostName, string][]) {
+      for (const screen of ['none', 'mock'] as const) {
+        const dir = workspace({ servers: { github: { command: 'gh-mcp', screen: true } }, agents: [{ name: HOSTS[host].defaultAgent, tools: ['*'], screen: 'strict' }] });
+        const r = await run({ host, text: eventIn(host, name, dir), dir, screen });
+        assert.equal(r.json?.decision, 'block', `${host} ${screen}`);
+        assert.match(r.json?.reason, /withheld .*could not be screened .*screening is strict/);
+        assert.match(r.stderr ?? '', /screen unscreened, withheld/);
+        const warned = await run({ host, text: eventIn(host, name, dir), dir, screen, agent: 'reader' });
+        assert.equal(warned.json?.decision, undefined, `${host}: an agent without its own screen gets the block's warn`);
+        assert.match(warned.json?.hookSpecificOutput.additionalContext, /could not screen/);
+      }
+    }
+    const lenient = workspace({ screen: { mode: 'strict' }, agents: [{ name: 'claude-code', tools: ['*'], screen: { mode: 'warn' } }] });
+    const w = await run({ host: 'claude-code', text: eventIn('claude-code', 'post-tool-use-webfetch', lenient), dir: lenient, screen: 'none' });
+    assert.equal(w.json?.decision, undefined, "the agent's mode replaces the block's");
+    assert.match(w.json?.hookSpecificOutput.additionalContext, /could not screen .*screen\.mode warn/);
+  });
+
+  it("an agent's screen commands replace the block's (not added), and its mode is the block's unless given", async () => {
+    const dir = workspace({ screen: { commands: ['curl*'], mode: 'strict' }, agents: [{ name: 'vscode', tools: ['*'], screen: { commands: ['git status*'] } }] });
+    const git = await run({ host: 'vscode', text: eventIn('vscode', 'post-tool-use', dir), dir, screen: 'none' });
+    assert.equal(git.asked, 1, "git status matches the agent's commands");
+    assert.equal(git.json?.decision, 'block', "the block's strict mode still applies");
+    const curl = await run({ host: 'vscode', text: eventIn('vscode', 'post-tool-use', dir, (e) => (e.tool_input = { command: 'curl -s https://x' })), dir, screen: outcome('block') });
+    assert.equal(curl.asked, 0, "curl* of the block no longer applies to this agent");
+    const web = await run({ host: 'vscode', text: eventIn('vscode', 'post-tool-use-fetch', dir), dir, screen: outcome('review') });
+    assert.equal(web.asked, 1, 'web tools stay screened');
+    const reader = await run({ host: 'vscode', text: eventIn('vscode', 'post-tool-use', dir, (e) => (e.tool_input = { command: 'curl -s https://x' })), dir, screen: outcome('block'), agent: 'reader' });
+    assert.equal(reader.asked, 1, "another agent keeps the block's commands");
   });
 
   it('copilot-cli: postToolUse gets no opinion (its output is not read), and is not screened', async () => {

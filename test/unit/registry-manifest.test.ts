@@ -156,6 +156,22 @@ describe('manifest and config validation names the field', () => {
     assert.match(configErrorMessage(() => parseJevConfig({ servers: { web: { type: 'sse', url: 'https://x' } } }, src)), /servers\.web\.type: must be "stdio" or "http"/);
     assert.match(configErrorMessage(() => parseJevConfig({ screen: { mode: 'loud' } }, src)), /screen\.mode: must be "warn" or "strict"/);
     assert.doesNotThrow(() => parseJevConfig({ screen: { commands: ['curl*'], mode: 'strict' }, servers: { gh: { command: 'x', screen: 'strict' } } }, src), "the guard's screen block and a server's screen setting are accepted");
+    for (const screen of [true, 'warn', null, ['curl*']]) {
+      assert.match(
+        configErrorMessage(() => parseJevConfig({ agents: [{ name: 'a', tools: [] }, { name: 'b', tools: [], screen }] }, src)),
+        /^\.jev\/config\.json: agents\[1\]\.screen: must be false, "strict" or an object \{mode, commands\}$/,
+        JSON.stringify(screen),
+      );
+    }
+    assert.match(configErrorMessage(() => parseJevConfig({ agents: [{ name: 'a', screen: { mode: 'loud' } }] }, src)), /agents\[0\]\.screen\.mode: must be "warn" or "strict"; got "loud"/);
+    assert.match(configErrorMessage(() => parseJevConfig({ agents: [{ name: 'a', screen: { commands: ['curl*', ' '] } }] }, src)), /agents\[0\]\.screen\.commands\[1\]: must be a non-empty string/);
+    assert.match(configErrorMessage(() => parseJevConfig({ agents: [{ name: 'a', screen: { level: 1 } }] }, src)), /agents\[0\]\.screen: unknown field level \(allowed: commands, mode\)/);
+    const screened = parseJevConfig({ agents: [{ name: 'a', screen: false }, { name: 'b', screen: 'strict' }, { name: 'c', screen: { mode: 'strict', commands: ['curl*'] } }, { name: 'd' }] }, src);
+    assert.deepEqual(
+      screened.agents.map((a) => a.screen),
+      [false, 'strict', { mode: 'strict', commands: ['curl*'] }, undefined],
+      "an agent's screen is kept as written",
+    );
     const ok = parseJevConfig({ agents: [{ name: 'coder', tools: ['files/*'] }], servers: { web: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' } }, fs: { command: 'node', args: ['s.js'], cwd: 'sub' } } }, src, '/work');
     assert.deepEqual(Object.keys(ok.servers), ['web', 'fs']);
     assert.equal((ok.servers.fs as StdioServerConfig).cwd, join('/work', 'sub'));
