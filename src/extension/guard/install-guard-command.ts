@@ -31,6 +31,28 @@ async function workspaceFolder(arg: unknown, purpose: string): Promise<string | 
   return (await vscode.window.showWorkspaceFolderPick({ placeHolder: purpose }))?.uri.fsPath;
 }
 
+/** When the hook file is written again through the workbench's file service, ms after the install. */
+const ANNOUNCE_AFTER_MS = [1_000, 4_000];
+
+/**
+ * Writes the new hook file again, same bytes, through VS Code's file service a little later. VS Code finds
+ * hook files by watching `.github/hooks`; a folder the install just created can be watched only after the
+ * file landed in it, and on a busy machine its discovery then misses the file (the agent runs without the
+ * hook). A later write through the workbench is seen. Skipped when the file changed meanwhile.
+ */
+function announceHookFile(path: string, log: { warn(message: string): void }): void {
+  const uri = vscode.Uri.file(path);
+  const written = vscode.workspace.fs.readFile(uri).then((b) => Buffer.from(b).toString('utf8'));
+  for (const delay of ANNOUNCE_AFTER_MS) {
+    setTimeout(() => {
+      void (async () => {
+        const now = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+        if (now === (await written)) await vscode.workspace.fs.writeFile(uri, Buffer.from(now, 'utf8'));
+      })().catch((err: unknown) => log.warn(`guard hook file ${path}: could not announce it to the workbench (${(err as Error)?.message ?? String(err)})`));
+    }, delay).unref?.();
+  }
+}
+
 async function confirmed(message: string, button: string, confirm?: ConfirmPrompt): Promise<boolean> {
   return confirm ? confirm(message) : (await vscode.window.showWarningMessage(message, { modal: true }, button)) === button;
 }
@@ -64,6 +86,7 @@ export async function installVsCodeGuard(context: vscode.ExtensionContext, core:
     const launcher = await refreshLauncher(context, runtime.log);
     if (!launcher) throw new Error('the launcher the hook runs could not be written (see the Jev log)');
     const result = await installGuard({ host: 'vscode', scope: 'project', workspace, env: process.env, state: stateDir(process.env), nodePath: SH, cliPath: launcher });
+    if (result.action !== 'unchanged') announceHookFile(result.path, runtime.log);
     const what = result.action === 'unchanged' ? 'is already on' : result.action === 'updated' ? 'was updated' : 'is on';
     const mock = runtime.backend.choice.kind === 'mock' ? ' Jev has only the mock judge here: calls that need judging are left to you (Jev: Set API Key or Use Editor Chat Model).' : '';
     void vscode.window.showInformationMessage(`Jev: the guard for VS Code's agent ${what}: ${result.path}.${mock}`);
