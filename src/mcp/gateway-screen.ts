@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Screener } from '../screen';
 import type { GatewayDeps } from './gateway';
-import { createGatewayScreener, isStrict, screenedResult, screenModeFor, screenPurpose, screenText, type ScreenedCall } from './screen-result';
+import { createGatewayScreener, hasOwnMode, isStrict, screenedResult, screenModeFor, screenPurpose, screenText, type ScreenedCall } from './screen-result';
 
 // Sessions built without a screener (deps.screener) get one each, so a screened server is never passed unjudged.
 const ownScreeners = new WeakMap<GatewayDeps, Screener>();
@@ -53,10 +53,15 @@ export async function screenForwarded(
   const call = screenedCallOf(deps, target, args);
   // Read at each call, as the grants are, so an edited agent setting applies at once.
   const agentScreen = deps.manifest().screen;
-  const mode = call && screenModeFor(call, agentScreen);
-  if (!call || !mode) return forwarded;
+  const chosen = call && screenModeFor(call, agentScreen);
+  if (!call || !chosen) return forwarded;
+  // The workspace's screen.mode applies where neither the server nor the agent chose a mode.
+  const workspace = deps.screenDefault?.();
+  const byWorkspace = chosen === 'warn' && workspace?.mode === 'strict' && !hasOwnMode(agentScreen);
+  const mode = byWorkspace ? 'strict' : chosen;
   const where = `${call.server}/${call.tool}`;
   const outcome = await screenerOf(deps).screen({ text: screenText(forwarded), purpose: screenPurpose(call), source: `gateway, server ${call.server} tool ${call.tool}`, signal });
   const byAgent = call.serverConfig?.screen !== 'strict' && isStrict(agentScreen);
-  return screenedResult(forwarded, outcome, mode, where, recordId, recordedIn, byAgent ? `agent ${deps.agent} is screened strictly` : undefined);
+  const strictBy = byAgent ? `agent ${deps.agent} is screened strictly` : byWorkspace ? `screen.mode is "strict" in ${workspace.setIn}` : undefined;
+  return screenedResult(forwarded, outcome, mode, where, recordId, recordedIn, strictBy);
 }

@@ -54,6 +54,11 @@ export interface GatewayDeps {
    * session of the process so each distinct content is judged once. Absent: one per session.
    */
   screener?: Screener;
+  /**
+   * The workspace's default screen mode (the config file's `screen.mode`) and where it is set, read at each
+   * call. An agent's own `screen` replaces it; a server's `"strict"` is strict anyway. Absent: `warn`.
+   */
+  screenDefault?: () => { mode: 'warn' | 'strict'; setIn: string };
   /** Runs before each tools/list (the host starts its MCP servers here, with a bounded wait). */
   beforeList?: () => Promise<void>;
   /** The MCP Apps decision card (app-card.ts); default: the built card next to the bundle; `null`: none. */

@@ -58,6 +58,11 @@ export function screenModeFor(call: ScreenedCall, agent?: AgentScreen): ScreenMo
   return setting === 'strict' || isStrict(agent) ? 'strict' : 'warn';
 }
 
+/** Whether an agent's `screen` sets its own mode (`"strict"` or `{mode}`), which replaces the workspace's `screen.mode`. */
+export function hasOwnMode(agent: AgentScreen | undefined): boolean {
+  return agent === 'strict' || (typeof agent === 'object' && agent.mode !== undefined);
+}
+
 /** Whether an agent's `screen` asks for strict screening. */
 export function isStrict(agent: AgentScreen | undefined): boolean {
   return agent === 'strict' || (typeof agent === 'object' && agent.mode === 'strict');

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { configError } from '../judgment/errors';
-import { parseScreenConfig } from '../guard/config';
+import { parseScreenConfig, type GuardScreenConfig } from '../guard/config';
 import { parsePermissions, type PermissionsConfig } from '../guard/permissions';
 import { DEFAULT_CONFIG_FILE } from './config-file-name';
 import { parseManifest, type AgentManifest } from './manifest';
@@ -23,6 +23,8 @@ export interface JevFileConfig {
   servers: Record<string, ServerConfig>;
   /** The `jevcp guard` rules (src/guard/permissions.ts), when the file has a permissions block. */
   permissions?: PermissionsConfig;
+  /** The top-level `screen` block (src/guard/screen-config.ts), when the file has one. */
+  screen?: GuardScreenConfig;
 }
 
 const TOP_KEYS = new Set(['$schema', 'agents', 'servers', 'permissions', 'screen']);
@@ -76,19 +78,21 @@ export function parseJevConfig(raw: unknown, source = 'config', cwd?: string): J
     }
   }
   // The guard's `screen` block (src/guard/config.ts) is checked here too, so a mistake in it is named at load.
+  let screen: GuardScreenConfig | undefined;
   try {
-    parseScreenConfig(obj.screen);
+    if (obj.screen !== undefined) screen = parseScreenConfig(obj.screen);
   } catch (err) {
     return fail((err as Error).message);
   }
-  if (obj.permissions === undefined) return { agents, servers };
+  const withScreen = screen ? { screen } : {};
+  if (obj.permissions === undefined) return { agents, servers, ...withScreen };
   let permissions: PermissionsConfig;
   try {
     permissions = parsePermissions(obj.permissions);
   } catch (err) {
     return fail((err as Error).message);
   }
-  return { agents, servers, permissions };
+  return { agents, servers, permissions, ...withScreen };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { ORACLE_DESCRIPTION, ORACLE_INPUT_SCHEMA, ORACLE_NAME, drawOmen } from './oracle';
 import { loadJevConfig } from './config-file';
+import type { GuardScreenConfig } from '../guard/screen-config';
 import type { ConnectionOptions } from './connection';
 import type { AgentManifest } from './manifest';
 import { ToolRegistry, type RegistryEvent, type ToolSpec } from './registry';
@@ -49,6 +50,8 @@ export interface OpenedRegistry {
   gate: EnvGate;
   configPath: string;
   configFound: boolean;
+  /** The config file's top-level `screen` block, when it has one (its `mode` is the gateway's default too). */
+  screen?: GuardScreenConfig;
 }
 
 /** Loads configuration and builds the registry. Throws JevError CONFIG_ERROR naming the field. */
@@ -58,5 +61,5 @@ export async function openRegistry(opts: OpenRegistryOptions): Promise<OpenedReg
   const servers = mergeServers(config.servers, gate);
   const registry = new ToolRegistry({ servers, connection: { cwd: opts.cwd, ...opts.connection }, onEvent: opts.onEvent });
   if (gate.source === 'none') registry.register(oracleToolSpec);
-  return { registry, agents: config.agents, warnings: gate.warnings, gate, configPath: path, configFound: found };
+  return { registry, agents: config.agents, warnings: gate.warnings, gate, configPath: path, configFound: found, ...(config.screen ? { screen: config.screen } : {}) };
 }

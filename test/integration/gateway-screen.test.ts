@@ -34,15 +34,19 @@ function screenedState(request: RecordedRequest): string {
 
 const screenRequests = () => fake.requests.filter((r) => screenedState(r) !== '');
 
-/** A project folder whose config serves agent `reader` from screened, strictly screened, annotated and plain servers. */
-function project(name: string): { dir: string; ledger: string } {
+/**
+ * A project folder whose config serves agent `reader` from screened, strictly screened, annotated and plain
+ * servers; `extra` adds top-level fields (a `screen` block) and `readerScreen` the agent's own `screen`.
+ */
+function project(name: string, extra: Record<string, unknown> = {}, readerScreen?: unknown): { dir: string; ledger: string } {
   const dir = join(scratch, name);
   mkdirSync(join(dir, '.jev'), { recursive: true });
   const node = (script: string, extra: Record<string, unknown> = {}, args: string[] = []) => ({ command: process.execPath, args: [script, ...args], ...extra });
   writeFileSync(
     join(dir, '.jev', 'config.json'),
     JSON.stringify({
-      agents: [{ name: 'reader', tools: ['planted/*', 'strict/*', 'annotated/*', 'quiet/*', 'everything/echo', 'plain/echo'] }],
+      ...extra,
+      agents: [{ name: 'reader', tools: ['planted/*', 'strict/*', 'annotated/*', 'quiet/*', 'everything/echo', 'plain/echo'], ...(readerScreen === undefined ? {} : { screen: readerScreen }) }],
       servers: {
         planted: node(PLANTED_SERVER, { screen: true }),
         strict: node(PLANTED_SERVER, { screen: 'strict' }),
@@ -187,6 +191,20 @@ describe('serve --agent with a judge that cannot screen', () => {
     assert.equal(withheld.structuredContent, undefined);
     assert.doesNotMatch(JSON.stringify(withheld), /formatDate/);
     assert.match(texts(withheld)[0]!, /was withheld: it could not be screened and this server is screened strictly/);
+  });
+
+  it('judge down with the workspace\'s screen.mode "strict": withheld, naming the setting; an agent\'s own mode replaces it', async () => {
+    const down = { JEV_BASE_URL: `http://127.0.0.1:${await deadPort()}`, JEV_API_KEY: 'test-key', JEV_TIMEOUT_MS: '3000' };
+    const strictWorkspace = project('workspace-strict', { screen: { mode: 'strict' } });
+    const withheld = await call(await serve(strictWorkspace.dir, down), 'planted__notes');
+    assert.equal(withheld.isError, true);
+    assert.equal(withheld.structuredContent, undefined);
+    assert.doesNotMatch(JSON.stringify(withheld), /formatDate/);
+    assert.match(texts(withheld)[0]!, /was withheld: it could not be screened and screen\.mode is "strict" in .*config\.json: /);
+    const ownMode = project('agent-warn', { screen: { mode: 'strict' } }, { mode: 'warn' });
+    const warned = await call(await serve(ownMode.dir, down), 'planted__notes');
+    assert.notEqual(warned.isError, true);
+    assert.match(texts(warned)[0]!, /^\[jevcp: not screened\] This result of planted\/notes could not be screened: /);
   });
 
   it('only the mock judge: the warning says so, and no mock verdict is taken for a judgment', async () => {

@@ -79,6 +79,7 @@ export async function openAgentServing(options: AgentServeOptions, runtime: Runt
         service,
         registry: () => registry,
         manifest: () => agent,
+        ...(opened.screen ? { screenDefault: () => ({ mode: opened.screen!.mode, setIn: opened.configPath }) } : {}),
         floors: () => runtime.config.floors,
         // The sink reports its own write failures on stderr; without JEV_LEDGER nothing is recorded, as for judgments.
         record: (record) => void runtime.ledger?.append(record),
