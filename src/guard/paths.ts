@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
@@ -26,9 +27,30 @@ export function followLinks(path: string): string {
   }
 }
 
-/** `path` resolved against `cwd` (absolute paths stay as they are; `~` is not expanded here), symlinks followed. */
+/**
+ * `path` resolved against `cwd`, symlinks followed. Absolute paths stay as they are; `~` and `~/…` are the home
+ * folder, as the hosts' file tools read them (taken literally, `~/.ssh` would pass for a folder of the workspace).
+ */
 export function resolveAgainst(cwd: string | undefined, path: string): string {
-  return followLinks(cwd === undefined ? resolve(path) : resolve(cwd, path));
+  const expanded = path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : path;
+  return followLinks(cwd === undefined ? resolve(expanded) : resolve(cwd, expanded));
+}
+
+/**
+ * The folder a glob pattern can reach, before its first wildcard segment: `/root/.ssh/*` → `/root/.ssh`,
+ * `../../etc/**` → `../../etc`, `src/**` → `src`, `.env` → `.env`; undefined when the first segment is a wildcard (`**` /`*.ts`:
+ * the search folder itself).
+ */
+export function globBase(pattern: string): string | undefined {
+  const segments = pattern.split('/');
+  const fixed: string[] = [];
+  for (const s of segments) {
+    if (/[*?[\]{}]/.test(s)) break;
+    fixed.push(s);
+  }
+  if (fixed.length === segments.length) return pattern === '' ? undefined : pattern; // no wildcard: the path itself
+  const base = fixed.join('/');
+  return base === '' ? (pattern.startsWith('/') ? '/' : undefined) : base;
 }
 
 /** True when `child` is `parent` or inside it. */

@@ -351,7 +351,8 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
   let outcome: ScreenOutcome;
   try {
     outcome = await withDeadline(budget, (signal) =>
-      available.screen({ text, ...(request ? { purpose: redactLine(request, o.secrets) } : {}), source: `${guardSource(host.name, event.sessionId)}: ${event.tool} result`, signal }),
+      // Credentials in the result never go upstream or to the ledger with it.
+      available.screen({ text: redactLine(text, o.secrets), ...(request ? { purpose: redactLine(request, o.secrets) } : {}), source: `${guardSource(host.name, event.sessionId)}: ${event.tool} result`, signal }),
     );
   } catch (err) {
     if (err instanceof DeadlineError) return { ...unscreened('TIMEOUT', err.message), unwinding: err.unwinding };

@@ -25,12 +25,13 @@ const CONFIG = join('.jev', 'config.json');
  * The workspace root the event's folder belongs to, or undefined when there is none. Up from the folder (never
  * into the home folder or `/`), the first folder holding `.jev/config.json` or `.git` is the root; else the
  * folder itself, unless it is `/` or the home folder without a `.jev/config.json` of its own.
- * CLAUDE_PROJECT_DIR (the host's own statement of the project) is taken as it is. Never throws.
+ * CLAUDE_PROJECT_DIR (the host's own statement of the project) is taken as it is, except `/` and the home
+ * folder, which are a workspace only with a `.jev/config.json` of their own. Never throws.
  */
 export function findWorkspaceRoot(env: Record<string, string | undefined>, eventCwd: string | undefined, cwd: string): string | undefined {
   const start = searchStart(env, eventCwd, cwd);
-  if (env.CLAUDE_PROJECT_DIR) return start;
   const home = followLinks(homedir());
+  if (env.CLAUDE_PROJECT_DIR) return !tooWide(start, home) || existsSync(join(start, CONFIG)) ? start : undefined;
   for (let dir = start; !tooWide(dir, home); dir = dirname(dir)) {
     if (existsSync(join(dir, CONFIG)) || existsSync(join(dir, '.git'))) return dir;
   }

@@ -4,6 +4,7 @@
  * (screen-result.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { redactPatterns } from '../judgment/credential-shapes';
 import type { Screener } from '../screen';
 import type { GatewayDeps } from './gateway';
 import { createGatewayScreener, hasOwnMode, isStrict, screenedResult, screenModeFor, screenPurpose, screenText, type ScreenedCall } from './screen-result';
@@ -60,7 +61,8 @@ export async function screenForwarded(
   const byWorkspace = chosen === 'warn' && workspace?.mode === 'strict' && !hasOwnMode(agentScreen);
   const mode = byWorkspace ? 'strict' : chosen;
   const where = `${call.server}/${call.tool}`;
-  const outcome = await screenerOf(deps).screen({ text: screenText(forwarded), purpose: screenPurpose(call), source: `gateway, server ${call.server} tool ${call.tool}`, signal });
+  // Credentials of well-known shapes are masked before the text goes to the judge.
+  const outcome = await screenerOf(deps).screen({ text: redactPatterns(screenText(forwarded)), purpose: screenPurpose(call), source: `gateway, server ${call.server} tool ${call.tool}`, signal });
   const byAgent = call.serverConfig?.screen !== 'strict' && isStrict(agentScreen);
   const strictBy = byAgent ? `agent ${deps.agent} is screened strictly` : byWorkspace ? `screen.mode is "strict" in ${workspace.setIn}` : undefined;
   return screenedResult(forwarded, outcome, mode, where, recordId, recordedIn, strictBy);

@@ -4,17 +4,20 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { existsSync as existsSyncSafe } from 'node:fs';
 import { describe, it } from 'node:test';
 import { compilePermissions, decideByRules, parsePermissions } from '../../src/guard/permissions';
-import { resolveAgainst } from '../../src/guard/paths';
+import { globBase, resolveAgainst } from '../../src/guard/paths';
+import { describeClaude } from '../../src/guard/hosts/claude-code';
+import { findWorkspaceRoot } from '../../src/guard/workspace';
 import { commandParts } from '../../src/guard/rules';
 import { redactPatterns } from '../../src/judgment/credential-shapes';
 import { redactCall } from '../../src/guard/secrets';
 import { readRequest } from '../../src/guard/transcript';
-import type { CallFacts } from '../../src/guard/types';
+import type { CallFacts, GuardEvent } from '../../src/guard/types';
 
 const bash = (command: string): CallFacts => ({ ruleTool: 'Bash', command, paths: [], urls: [] });
 
@@ -62,5 +65,28 @@ describe('guard: ways around the rules', () => {
     assert.match(text, /-u admin:\[REDACTED\]/);
     assert.match(text, /https:\/\/bob:\[REDACTED\]@example\.invalid/);
     assert.equal(redactPatterns('PATH=/usr/bin npm test'), 'PATH=/usr/bin npm test', 'ordinary assignments stay');
+  });
+
+  it('~ is the home folder and a glob reaches where its fixed part leads: neither passes for the workspace', () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'jev-guard-ws-')));
+    const home = resolveAgainst(undefined, homedir());
+    assert.equal(resolveAgainst(ws, '~/.ssh/id_rsa'), join(home, '.ssh', 'id_rsa'));
+    assert.deepEqual([globBase('/root/.ssh/*'), globBase('../../etc/**'), globBase('src/**/*.ts'), globBase('**/*.ts'), globBase('.env')], ['/root/.ssh', '../../etc', 'src', undefined, '.env']);
+    const rules = compilePermissions(parsePermissions({ allow: ['Read(./**)'], deny: ['Read(~/.ssh/**)'] }));
+    const event = (tool: string, input: Record<string, unknown>): GuardEvent => ({ host: 'claude-code', kind: 'PreToolUse', eventName: 'PreToolUse', tool, input, cwd: ws });
+    const decide = (tool: string, input: Record<string, unknown>) => decideByRules(rules, describeClaude(event(tool, input)), tool, ws)?.decision;
+    assert.equal(decide('Read', { file_path: '~/.ssh/id_rsa' }), 'deny');
+    assert.equal(decide('LS', { path: '~/.ssh' }), 'deny');
+    assert.equal(decide('Grep', { pattern: 'PRIVATE', path: '~/.ssh' }), 'deny');
+    assert.equal(decide('Glob', { pattern: `${home}/.ssh/*` }), 'deny');
+    assert.equal(decide('Glob', { pattern: '../../etc/*' }), undefined, 'outside the workspace: no allow rule covers it, judged');
+    assert.equal(decide('Glob', { pattern: 'src/**/*.ts' }), 'allow');
+  });
+
+  it('CLAUDE_PROJECT_DIR at / or the home folder is no workspace without a .jev/config.json of its own', () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'jev-guard-ws-')));
+    assert.equal(findWorkspaceRoot({ CLAUDE_PROJECT_DIR: '/' }, ws, ws), undefined);
+    assert.equal(findWorkspaceRoot({ CLAUDE_PROJECT_DIR: homedir() }, ws, ws), homedir() !== '/' && existsSyncSafe(join(homedir(), '.jev', 'config.json')) ? resolveAgainst(undefined, homedir()) : undefined);
+    assert.equal(findWorkspaceRoot({ CLAUDE_PROJECT_DIR: ws }, '/', '/'), ws);
   });
 });

@@ -241,6 +241,16 @@ describe('what each host gets per outcome', () => {
     assert.match(JSON.parse(r.stdout).hookSpecificOutput.additionalContext, /could not screen .*TIMEOUT/);
   });
 
+  it('credentials in the result are masked before the text goes to the judge', async () => {
+    const dir = workspace({});
+    const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+    const text = eventIn('claude-code', 'post-tool-use-webfetch', dir, (e) => (e.tool_response = `Issue body. Token: ${token}\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----`));
+    const r = await run({ host: 'claude-code', text, dir, screen: outcome('pass') });
+    assert.equal(r.seen.length, 1);
+    assert.match(r.seen[0]!.text, /Issue body\. Token: /);
+    assert.doesNotMatch(r.seen[0]!.text, /ghp_abcdefghij|b3BlbnNzaC1rZXktdjEAAAAA/);
+  });
+
   it('a broken config is unscreened CONFIG_ERROR, never passed', async () => {
     const dir = workspace({ screen: { mode: 'loud' } });
     const r = await run({ host: 'claude-code', text: eventIn('claude-code', 'post-tool-use-webfetch', dir), dir, screen: outcome('pass') });

@@ -1,5 +1,5 @@
 import type { CallFacts, GuardEvent, GuardEventKind, GuardVerdict, ScreenAnswer, ToolEffect } from '../types';
-import { resolveAgainst } from '../paths';
+import { globBase, resolveAgainst } from '../paths';
 import { asObject, json, mcpDoubleUnderscore, replacementLike, required, str, strings, type HostAdapter } from './adapter';
 
 /**
@@ -88,6 +88,13 @@ export function describeClaude(event: GuardEvent): CallFacts {
   const paths = strings(input, 'file_path', 'notebook_path', 'path').map(at);
   // Glob and Grep without a path search the working folder.
   if ((event.tool === 'Glob' || event.tool === 'Grep' || event.tool === 'LS') && paths.length === 0 && event.cwd) paths.push(event.cwd);
+  // Glob's pattern reaches where its fixed part leads (`/root/.ssh/*`, `../../etc/*`), from the search folder.
+  if (event.tool === 'Glob') {
+    const base = globBase(strings(input, 'pattern')[0] ?? '');
+    const from = strings(input, 'path')[0];
+    const dir = from !== undefined ? at(from) : event.cwd;
+    if (base !== undefined) paths.push(dir === undefined ? at(base) : resolveAgainst(dir, base));
+  }
   return {
     ruleTool: event.tool,
     command: strings(input, 'command')[0],

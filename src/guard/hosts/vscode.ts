@@ -1,5 +1,5 @@
 import type { CallFacts, GuardEvent, GuardVerdict, ScreenAnswer, ToolEffect } from '../types';
-import { resolveAgainst } from '../paths';
+import { globBase, resolveAgainst } from '../paths';
 import { json, strings, type HostAdapter } from './adapter';
 import { parseSnakeEvent, preToolUseAnswer } from './claude-code';
 
@@ -53,7 +53,9 @@ export function vscodeRuleName(tool: string): string {
 function describe(event: GuardEvent): CallFacts {
   const ruleTool = vscodeRuleName(event.tool);
   const input = event.input;
-  const paths = strings(input, 'filePath', 'path', 'files', 'includePattern').filter((p) => !/[*?]/.test(p)).map((p) => resolveAgainst(event.cwd, p));
+  // A glob (grep_search's includePattern, file_search's query) reaches where its fixed part leads.
+  const globs = [...strings(input, 'includePattern'), ...(ruleTool === 'Glob' ? strings(input, 'query') : [])];
+  const paths = [...strings(input, 'filePath', 'path', 'files'), ...globs.map(globBase).filter((p): p is string => p !== undefined)].map((p) => resolveAgainst(event.cwd, p));
   // multi_replace_string_in_file carries its files in `replacements[].filePath`.
   const replacements = (input as { replacements?: unknown } | null)?.replacements;
   if (Array.isArray(replacements)) for (const r of replacements) paths.push(...strings(r, 'filePath').map((p) => resolveAgainst(event.cwd, p)));
