@@ -47,6 +47,21 @@ function serverScreenSettings(raw: unknown): Record<string, { screen?: boolean; 
   return Object.keys(out).length ? out : undefined;
 }
 
+const TOP_FIELDS = ['$schema', 'agents', 'servers', 'permissions', 'screen'];
+
+/** The first problem of the servers' screen fields (`servers.NAME.screen` / `.trustAnnotations`), or undefined. */
+function serverScreenProblem(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'servers: must be an object mapping server names to server entries';
+  for (const [name, entry] of Object.entries(raw as Record<string, unknown>)) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return `servers.${name}: must be an object (an mcp.json server entry)`;
+    const e = entry as { screen?: unknown; trustAnnotations?: unknown };
+    if (e.screen !== undefined && typeof e.screen !== 'boolean' && e.screen !== 'strict') return `servers.${name}.screen: must be true, false or "strict"; got ${JSON.stringify(e.screen)}`;
+    if (e.trustAnnotations !== undefined && typeof e.trustAnnotations !== 'boolean') return `servers.${name}.trustAnnotations: must be true or false`;
+  }
+  return undefined;
+}
+
 /** Validates the parsed file. Throws Error, e.g. `.jev/config.json: agents[0].tools[1]: must not be empty`. */
 export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
   const fail = (message: string): never => {
@@ -54,6 +69,9 @@ export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
   };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('(root): must be a JSON object');
   const obj = raw as Record<string, unknown>;
+  // The same fields as src/registry/config-file.ts: a misspelt block must not drop its rules silently.
+  const unknown = Object.keys(obj).filter((k) => !TOP_FIELDS.includes(k));
+  if (unknown.length) fail(`(root): unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (allowed: ${TOP_FIELDS.slice(1).join(', ')})`);
   const agents: AgentManifest[] = [];
   if (obj.agents !== undefined) {
     if (!Array.isArray(obj.agents)) fail('agents: must be an array of {name, tools}');
@@ -73,6 +91,8 @@ export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
       } catch (err) {
         return fail((err as Error).message);
       }
+      const first = agents.findIndex((m) => m.name === a.name);
+      if (first >= 0) fail(`agents[${i}].name: duplicate agent name ${JSON.stringify(a.name)} (already agents[${first}])`);
       agents.push({ name: a.name as string, tools: tools as string[], ...(screen !== undefined ? { screen } : {}) });
     });
   }
@@ -83,6 +103,8 @@ export function parseGuardConfig(raw: unknown, source: string): GuardConfig {
   } catch (err) {
     return fail((err as Error).message);
   }
+  const problem = serverScreenProblem(obj.servers);
+  if (problem) fail(problem);
   const servers = serverScreenSettings(obj.servers);
   if (servers) out.serverScreen = servers;
   return out;

@@ -132,7 +132,8 @@ async function settle(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, a
     const recordId = await o.record({ input, settled, event, agent, root: root ?? searchStart(o.env, event.cwd, o.cwd) }).catch(() => undefined);
     if (recordId) verdict = { ...verdict, recordId };
   }
-  return { stdout: o.host.answer(event, verdict), verdict, event };
+  // ask and deny: the same line on stderr, as for a judged call.
+  return { stdout: o.host.answer(event, verdict), verdict, event, ...(verdict.decision === 'allow' ? {} : { stderr: `jevcp guard: ${verdict.decision}: ${verdict.reason}` }) };
 }
 
 /** The workspace's config (`--config` resolved against the event's folder when there is no workspace); none without either. */
@@ -193,7 +194,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
   }
   if (event.kind === 'other') {
     const verdict: GuardVerdict = { decision: 'defer', reason: '', reasonCodes: [], model: LOCAL_MODEL };
-    return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on a ${event.eventName} event (only PreToolUse and PermissionRequest are judged, and PostToolUse results screened)`, verdict, event };
+    return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on the event ${JSON.stringify(event.eventName)} (only PreToolUse and PermissionRequest are judged, and PostToolUse results screened)`, verdict, event };
   }
   if (event.kind === 'PostToolUse') return screenResult(o, event, started);
   if (o.setupProblem !== undefined) return fail(host, event, 'CONFIG_ERROR', o.setupProblem);
@@ -297,7 +298,7 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
     event,
     ...(stderr ? { stderr } : {}),
   });
-  if (!host.answerScreen) return none(`jevcp guard: no opinion on a ${event.eventName} event (${host.name} does not read a PostToolUse answer)`);
+  if (!host.answerScreen) return none(`jevcp guard: no opinion on the event ${JSON.stringify(event.eventName)} (${host.name} does not read a PostToolUse answer)`);
   let config;
   let configProblem: string | undefined;
   try {

@@ -70,9 +70,11 @@ describe('rule-settled calls', () => {
     const bash = await capture(process.execPath, [CLI, 'guard', '--host', 'claude-code'], { cwd: dir, env: env(), input: event('claude-code', 'pre-tool-use-bash', (e) => (e.cwd = dir)) });
     assert.equal(claudeDecision(bash.stdout), 'deny');
     assert.match(bash.stdout, /RULE_DENY/);
+    assert.match(bash.stderr, /^jevcp guard: deny: deny by the rule "Bash\(npm test\*\)" \[RULE_DENY\]\n$/, 'the same line on stderr');
     const mcp = await capture(process.execPath, [CLI, 'guard', '--host', 'claude-code'], { cwd: dir, env: env(), input: event('claude-code', 'pre-tool-use-mcp', (e) => (e.cwd = dir)) });
     assert.equal(claudeDecision(mcp.stdout), 'deny');
     assert.match(mcp.stdout, /CAPABILITY_VIOLATION/);
+    assert.match(mcp.stderr, /^jevcp guard: deny: .*\[CAPABILITY_VIOLATION\]\n$/);
   });
 
   it('an invalid permissions block is a configuration error: no allow, the field named', async () => {
@@ -158,7 +160,7 @@ describe('fail-closed table (none allows, each says why)', () => {
   it('an event the guard does not judge gets no opinion', async () => {
     const r = await guard('claude-code', event('claude-code', 'post-tool-use', (e) => (e.hook_event_name = 'SomethingNew')));
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /no opinion on a SomethingNew event/);
+    assert.match(r.stderr, /no opinion on the event "SomethingNew"/);
   });
 
   it('a 10 MB tool input', async () => {
@@ -186,6 +188,18 @@ describe('fail-closed table (none allows, each says why)', () => {
       assert.ok(fake.count() > before, 'the call was judged');
       assert.match(upstream, /\[REDACTED\]/);
       assert.match(lines, /\[REDACTED\]/);
+    }
+  });
+
+  it('stderr says which judge decided', { skip: !HAS_PERMIT }, async () => {
+    const judge = await startFakeSystemOne();
+    try {
+      const r = await guard('claude-code', bashEvent(), { JEV_API_KEY: SECRET, JEV_BASE_URL: judge.url }, ['--deadline-ms', '4000']);
+      assert.equal(judge.count(), 1, r.stderr);
+      assert.match(r.stderr, /^jevcp guard: judged by the CLI configuration \(systemone at http:\/\/127\.0\.0\.1:\d+/m);
+      assert.ok(!r.stderr.includes(SECRET));
+    } finally {
+      await judge.close();
     }
   });
 

@@ -112,11 +112,13 @@ describe('grants', () => {
 });
 
 describe("the guard's config reader (no zod)", () => {
-  it('agents and permissions validated naming the file and field; servers left to the registry', async () => {
+  it('agents and permissions validated naming the file and field; servers\' launch fields left to the registry', async () => {
     const { parseGuardConfig } = await import('../../src/guard/config');
     assert.throws(() => parseGuardConfig({ agents: [{ name: 'a', tools: ['Read', '!'] }] }, '.jev/config.json'), /\.jev\/config\.json: agents\[0\]\.tools\[1\]: a deny rule must name/);
     assert.throws(() => parseGuardConfig({ agents: [{ name: ' bad', tools: [] }] }, 'c'), /agents\[0\]\.name/);
     assert.throws(() => parseGuardConfig({ permissions: { ask: ['Bash()'] } }, 'c'), /c: permissions\.ask\[0\]/);
-    assert.deepEqual(parseGuardConfig({ servers: { x: 'anything' }, agents: [{ name: 'codex', tools: ['Bash'] }] }, 'c'), { agents: [{ name: 'codex', tools: ['Bash'] }] });
+    // A server's launch fields are the registry's to check; an entry that is not an object, and its screen fields, are named here too.
+    assert.deepEqual(parseGuardConfig({ servers: { x: { command: 'anything', args: [1] } }, agents: [{ name: 'codex', tools: ['Bash'] }] }, 'c'), { agents: [{ name: 'codex', tools: ['Bash'] }] });
+    assert.throws(() => parseGuardConfig({ servers: { x: 'anything' } }, 'c'), /c: servers\.x: must be an object/);
   });
 });

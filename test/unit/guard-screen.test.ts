@@ -107,6 +107,14 @@ describe('the screen config block', () => {
       [{ screen: { commands: [3] } }, /screen\.commands\[0\]: must be a non-empty string/],
       [{ screen: { mode: 'loud' } }, /screen\.mode: must be "warn" or "strict"; got "loud"/],
       [{ screen: { mode: 'warn', extra: 1 } }, /screen: unknown field extra/],
+      // As the registry's loader names them (a misspelt block must not drop its rules silently).
+      [{ permisions: { deny: ['Bash(rm -rf*)'] } }, /\(root\): unknown field permisions \(allowed: agents, servers, permissions, screen\)/],
+      [{ defaults: false }, /\(root\): unknown field defaults/],
+      [{ agents: [{ name: 'a' }, { name: 'a' }] }, /agents\[1\]\.name: duplicate agent name "a" \(already agents\[0\]\)/],
+      [{ servers: { x: { command: 'x', screen: 'Strict' } } }, /servers\.x\.screen: must be true, false or "strict"; got "Strict"/],
+      [{ servers: { x: { command: 'x', screen: 'yes' } } }, /servers\.x\.screen: must be true, false or "strict"/],
+      [{ servers: { x: { command: 'x', trustAnnotations: 'yes' } } }, /servers\.x\.trustAnnotations: must be true or false/],
+      [{ servers: [] }, /servers: must be an object/],
     ];
     for (const [raw, re] of bad) assert.throws(() => parseGuardConfig(raw, '.jev/config.json'), re);
   });
@@ -339,7 +347,7 @@ describe('which results are screened', () => {
     const r = await run({ host: 'copilot-cli', text: eventIn('copilot-cli', 'post-tool-use', dir), dir, screen: outcome('block') });
     assert.equal(r.stdout, '');
     assert.equal(r.asked, 0);
-    assert.match(r.stderr ?? '', /no opinion on a postToolUse event/);
+    assert.match(r.stderr ?? '', /no opinion on the event "postToolUse"/);
   });
 
   it('resultText: strings as they are, MCP text blocks joined, anything else as JSON', () => {

@@ -33,7 +33,15 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
     const runtime = createRuntime(io, { mockNotice: false });
     hold.runtime = runtime;
     if (!hasPermitTool(runtime.service)) return { kind: 'none', code: 'NO_PERMIT_TOOL', reason: 'jev_permit is not available in this build of jevcp' };
-    return { kind: 'judge', judge: servicePermitJudge(runtime.service, 'guard', source), label: `the CLI configuration (${runtime.label})` };
+    const label = `the CLI configuration (${runtime.label})`;
+    const judge = servicePermitJudge(runtime.service, 'guard', source);
+    // stderr says which judge decided, as it does for the editor.
+    const noted: PermitJudge = async (input, opts) => {
+      const result = await judge(input, opts);
+      io.stderr.write(safeText(`jevcp guard: judged by ${label}\n`));
+      return result;
+    };
+    return { kind: 'judge', judge: noted, label };
   };
   return async (event, agent) => {
     // The workspace as src/guard/run.ts finds it; an editor open on it judges first.
@@ -50,7 +58,6 @@ export function cliGuardJudge(io: CliIO, host: string, hold: { runtime?: Runtime
     const fallback: PermitJudge = async (input, opts) => {
       const cli = await cliJudge(source);
       if (cli.kind === 'none') throw configError(`no editor judged the call, and the CLI configuration has no judge: ${cli.reason}`);
-      io.stderr.write(safeText(`jevcp guard: judged by ${cli.label}\n`));
       return cli.judge(input, opts);
     };
     const note = (line: string) => io.stderr.write(safeText(`jevcp guard: ${line}\n`));
