@@ -5,7 +5,8 @@ import { open, stat } from 'node:fs/promises';
  * The user's request, from a host's JSONL transcript (`transcript_path`): the last user messages, newest
  * last, cut to a budget. Reads only the file's tail. Understands Claude Code's lines
  * (`{type: "user", message: {role: "user", content}}`), Codex's rollout lines (`{type: "response_item",
- * payload: {type: "message", role: "user", content: [{type: "input_text", text}]}}`) and, for other hosts,
+ * payload: {type: "message", role: "user", content: [{type: "input_text", text}]}}`), Copilot Chat's
+ * (`{type: "user.message", data: {content}}`) and, for other hosts,
  * any line whose object (or its `message`) has `role: "user"` and text content. Tool results and
  * environment preambles are skipped.
  */
@@ -35,6 +36,8 @@ export function userTextOf(entry: unknown): string | undefined {
   let text: string | undefined;
   if (e.type === 'response_item' && payload?.type === 'message' && payload.role === 'user') text = textOf(payload.content);
   else if (e.type === 'event_msg' && payload?.type === 'user_message' && typeof payload.message === 'string') text = payload.message;
+  // Copilot Chat (VS Code's agent) and Copilot CLI: {type: "user.message", data: {content}}.
+  else if (e.type === 'user.message' && typeof (e.data as { content?: unknown } | undefined)?.content === 'string') text = (e.data as { content: string }).content;
   else {
     const m = (typeof e.message === 'object' && e.message !== null ? e.message : e) as Record<string, unknown>;
     if (m.role === 'user' || (e.type === 'user' && m.role === undefined)) text = textOf(m.content ?? m.text);

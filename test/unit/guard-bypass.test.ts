@@ -90,3 +90,17 @@ describe('guard: ways around the rules', () => {
     assert.equal(findWorkspaceRoot({ CLAUDE_PROJECT_DIR: ws }, '/', '/'), ws);
   });
 });
+
+describe("the user's request from each host's transcript", () => {
+  it("Copilot Chat's user.message lines (VS Code's agent), beside Claude Code's and Codex's", async () => {
+    const { requestFromTranscript } = await import('../../src/guard/transcript');
+    const copilot = [
+      { type: 'session.start', data: { sessionId: 's', producer: 'copilot-agent' } },
+      { type: 'user.message', data: { content: 'Tidy the README.', attachments: [] } },
+      { type: 'assistant.message', data: { content: '', toolRequests: [{ name: 'run_in_terminal', arguments: '{"command":"rm -rf build"}' }] } },
+    ].map((l) => JSON.stringify(l)).join('\n');
+    assert.equal(requestFromTranscript(copilot), 'Tidy the README.');
+    assert.equal(requestFromTranscript(JSON.stringify({ type: 'session.start', data: {} })), undefined, 'no user line: no request');
+    assert.equal(requestFromTranscript(JSON.stringify({ type: 'user', message: { role: 'user', content: 'Fix the parser.' } })), 'Fix the parser.');
+  });
+});
