@@ -6,7 +6,8 @@ import { pathsInWorkspace } from './paths';
 import { redactCall, redactLine } from './secrets';
 import { MAX_EVENT_BYTES, readBounded } from './stdin';
 import { guardSource } from './source';
-import { readRequest } from './transcript';
+import type { PromptStore } from './prompt-store';
+import { readRequest, REQUEST_BUDGET_CHARS } from './transcript';
 import { findWorkspaceRoot, searchStart } from './workspace';
 import { handling } from '../screen/outcome';
 import { shouldScreen, type ResultOrigin } from '../screen/select';
@@ -48,6 +49,8 @@ export interface GuardRunOptions {
   cwd: string;
   /** `--config F`: the config file (default `.jev/config.json` in the workspace). */
   configPath?: string;
+  /** Where UserPromptSubmit keeps each session's prompt, read when the transcript holds no request; absent: not kept. */
+  prompts?: PromptStore;
   /** A bad option of the run (such as the deadline), named: the event is still read and answered, never allowed or passed. */
   setupProblem?: string;
   /** Finds the judge (called at most once, only when no rule settles the call). */
@@ -126,9 +129,27 @@ function permitInput(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, ag
 }
 
 /** Answers a settled call, after recording it when a recorder is given (its record id goes on the verdict). */
+/** The user's request: from the host's transcript, else the prompt kept for the session at UserPromptSubmit. */
+async function requestOf(o: GuardRunOptions, event: GuardEvent): Promise<string | undefined> {
+  const fromTranscript = await readRequest(event.transcriptPath);
+  if (fromTranscript !== undefined || !o.prompts || !event.sessionId) return fromTranscript;
+  return o.prompts.read(event.sessionId);
+}
+
+/** UserPromptSubmit: keeps the prompt (secrets redacted, the newest part within the budget) and says nothing. */
+async function keepPrompt(o: GuardRunOptions, event: GuardEvent): Promise<GuardRunResult> {
+  const verdict: GuardVerdict = { decision: 'defer', reason: '', reasonCodes: [], model: LOCAL_MODEL };
+  const prompt = event.prompt?.trim();
+  if (o.prompts && event.sessionId && prompt) {
+    const kept = redactLine(prompt, o.secrets);
+    await o.prompts.write(event.sessionId, kept.length > REQUEST_BUDGET_CHARS ? `…${kept.slice(kept.length - REQUEST_BUDGET_CHARS + 1)}` : kept);
+  }
+  return { stdout: '', verdict, event };
+}
+
 async function settle(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string | undefined, verdict: GuardVerdict, settled: SettledCall): Promise<GuardRunResult> {
   if (o.record) {
-    const input = permitInput(o, event, facts, agent, root, await readRequest(event.transcriptPath));
+    const input = permitInput(o, event, facts, agent, root, await requestOf(o, event));
     const recordId = await o.record({ input, settled, event, agent, root: root ?? searchStart(o.env, event.cwd, o.cwd) }).catch(() => undefined);
     if (recordId) verdict = { ...verdict, recordId };
   }
@@ -197,6 +218,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
     return { stdout: host.answer(event, verdict), stderr: `jevcp guard: no opinion on the event ${JSON.stringify(event.eventName)} (only PreToolUse and PermissionRequest are judged, and PostToolUse results screened)`, verdict, event };
   }
   if (event.kind === 'PostToolUse') return screenResult(o, event, started);
+  if (event.kind === 'UserPromptSubmit') return keepPrompt(o, event);
   if (o.setupProblem !== undefined) return fail(host, event, 'CONFIG_ERROR', o.setupProblem);
 
   const root = findWorkspaceRoot(o.env, event.cwd, o.cwd);
@@ -237,7 +259,7 @@ export async function runGuard(o: GuardRunOptions): Promise<GuardRunResult> {
     return fail(host, event, 'NO_BACKEND', (err as Error).message);
   }
   if (available.kind === 'none') return fail(host, event, available.code ?? 'NO_BACKEND', available.reason);
-  const request = await readRequest(event.transcriptPath);
+  const request = await requestOf(o, event);
   const input = permitInput(o, event, facts, agent, root, request);
   const budget = remaining();
   if (budget <= 0) return fail(host, event, 'TIMEOUT', `no time left before the hook deadline of ${o.deadlineMs} ms`);
@@ -346,7 +368,7 @@ async function screenResult(o: GuardRunOptions, event: GuardEvent, started: numb
     return unscreened('NO_BACKEND', (err as Error).message);
   }
   if (available.kind === 'none') return unscreened(available.code ?? 'NO_BACKEND', available.reason);
-  const request = await readRequest(event.transcriptPath);
+  const request = await requestOf(o, event);
   const budget = o.deadlineMs - (Date.now() - started);
   if (budget <= 0) return unscreened('TIMEOUT', `no time left before the hook deadline of ${o.deadlineMs} ms`);
   let outcome: ScreenOutcome;

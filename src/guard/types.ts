@@ -15,7 +15,7 @@ export type ToolEffect = 'read_only' | 'local_write' | 'external_write' | 'destr
  * Which hook event: the two that get a decision, PostToolUse (its result may be screened), or any other
  * (answered with no opinion).
  */
-export type GuardEventKind = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'other';
+export type GuardEventKind = 'PreToolUse' | 'PermissionRequest' | 'PostToolUse' | 'UserPromptSubmit' | 'other';
 
 /** One hook event, parsed from the host's stdin JSON (hosts/*.ts `parse`). */
 export interface GuardEvent {
@@ -37,6 +37,8 @@ export interface GuardEvent {
   toolUseId?: string;
   /** PostToolUse: the tool's result as the host gave it (`tool_response`). */
   response?: unknown;
+  /** UserPromptSubmit: what the user asked (`prompt`). */
+  prompt?: string;
 }
 
 /**

@@ -29,9 +29,11 @@ function answer(id, question, deleting) {
   return { type: 'score', score: n - 1, confidence: 0.9, probabilities, legend };
 }
 
-/** Starts the judge; resolves to { url, count(), close() }. */
+/** Starts the judge; resolves to { url, count(), states() (each request's state as JSON text), close() }. */
 export async function startFakeJudge() {
   let count = 0;
+  /** The state of each request, as JSON text. */
+  const states = [];
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -48,7 +50,8 @@ export async function startFakeJudge() {
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"not JSON"}');
         return;
       }
-      const deleting = /rm\s+-rf/.test(JSON.stringify(body.state ?? ''));
+      states.push(JSON.stringify(body.state ?? ''));
+      const deleting = /rm\s+-rf/.test(states.at(-1));
       const questions = body.questions ?? {};
       const answers = Object.fromEntries(Object.entries(questions).map(([id, q]) => [id, answer(id, q, deleting)]));
       const out = { model: body.model ?? 'fake-judge', usage: { input_tokens: 100, output_tokens: Object.keys(questions).length }, answers };
@@ -59,6 +62,7 @@ export async function startFakeJudge() {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     count: () => count,
+    states: () => [...states],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

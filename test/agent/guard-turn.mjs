@@ -45,7 +45,11 @@ export async function guardTurn(ctx) {
     const text = await until(`${GUARD_FILE} to be written`, () => fs.existsSync(file) && fs.readFileSync(file, 'utf8'), 30_000);
     const hooks = JSON.parse(text).hooks?.PreToolUse ?? [];
     if (!hooks.some((h) => /guard --host vscode/.test(h.command ?? ''))) throw new Error(`${GUARD_FILE} has no PreToolUse hook running jevcp guard --host vscode: ${text}`);
+    if (!(JSON.parse(text).hooks?.UserPromptSubmit ?? []).some((h) => /guard --host vscode/.test(h.command ?? ''))) throw new Error(`${GUARD_FILE} has no UserPromptSubmit hook (the user's request): ${text}`);
     say(`     ${GUARD_FILE}: ${hooks.map((h) => h.command).join(' | ').slice(0, 160)}`);
+    // The command writes the file again through the workbench at 1 s and 4 s (VS Code's hook discovery can miss
+    // a file in a folder just created; src/extension/guard/install-guard-command.ts); a user's next request comes later.
+    await sleep(5_000);
   });
 
   const keep = path.join(folder, 'build', 'keep.txt');
@@ -81,6 +85,9 @@ export async function guardTurn(ctx) {
     const afterDeny = events().filter((e) => e.event === 'request')[1];
     say(`     the model was told: ${String(afterDeny?.lastResult ?? '').replace(/\s+/g, ' ').slice(0, 200)}`);
     if (!/Jev judged this call: deny \(.*planted_purpose_likely/.test(String(afterDeny?.lastResult ?? ''))) throw new Error(`the model was not told the guard's reason: ${String(afterDeny?.lastResult ?? '(no request)').slice(0, 300)}`);
+    // The judge got the user's request (VS Code's transcript, else the prompt the UserPromptSubmit hook kept).
+    const permitState = judge.states().find((st) => /rm -rf build/.test(st)) ?? '';
+    if (!permitState.includes('Tidy the README.')) throw new Error(`the judge did not get the user's request: ${permitState.slice(0, 400)}`);
     // The finished turn folds its steps ("Finished with 2 steps"); the blocked call inside is one line
     // ("Blocked by Pre-Tool Use hook") that opens to the hook's reason.
     const session = page.locator('.interactive-session');

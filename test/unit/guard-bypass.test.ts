@@ -104,3 +104,63 @@ describe("the user's request from each host's transcript", () => {
     assert.equal(requestFromTranscript(JSON.stringify({ type: 'user', message: { role: 'user', content: 'Fix the parser.' } })), 'Fix the parser.');
   });
 });
+
+describe("VS Code's agent: the request from UserPromptSubmit when the transcript lacks it", () => {
+  it('the prompt is kept per session (redacted), answered with nothing, and is the request of the next judged call', async () => {
+    const { readFileSync: read, writeFileSync: write, readdirSync } = await import('node:fs');
+    const { Readable } = await import('node:stream');
+    const { HOSTS } = await import('../../src/guard/hosts');
+    const { runGuard } = await import('../../src/guard/run');
+    const { createPromptStore } = await import('../../src/guard/prompt-store');
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'jev-guard-ws-')));
+    execFileSync('git', ['init', '-q', ws]);
+    const store = join(ws, '.state', 'guard-prompts');
+    // Copilot Chat's transcript as VS Code 1.139.1 wrote it in the agent harness: no user.message line.
+    const transcript = join(ws, 'transcript.jsonl');
+    write(transcript, `${JSON.stringify({ type: 'session.start', data: { producer: 'copilot-agent' } })}\n`);
+    const fixture = (name: string) => {
+      const e = JSON.parse(read(join(__dirname, '..', 'fixtures', 'hosts', 'vscode', `${name}.json`), 'utf8').replaceAll('/work/project', ws)) as Record<string, unknown>;
+      e.transcript_path = transcript;
+      return JSON.stringify(e);
+    };
+    const seen: string[] = [];
+    const run = (text: string, prompts = createPromptStore(store)) =>
+      runGuard({
+        host: HOSTS.vscode,
+        stdin: Readable.from([text]),
+        env: {},
+        cwd: ws,
+        prompts,
+        deadlineMs: 5000,
+        secrets: [],
+        judge: async () => ({
+          kind: 'judge',
+          label: 'fake',
+          judge: async (input) => {
+            seen.push(input.request);
+            return { decision: 'allow', action: 'auto', reason_codes: ['LOW_RISK'], model: 'jev-test', usage: {} };
+          },
+        }),
+      });
+    const terminal = () => fixture('pre-tool-use-run-in-terminal').replace('git status', 'npm run build');
+
+    const before = await run(terminal());
+    assert.equal(JSON.parse(before.stdout).hookSpecificOutput.permissionDecision, 'ask', 'no request known: never an allow');
+    assert.match(seen[0]!, /the host gave no transcript/);
+
+    const submitted = await run(fixture('user-prompt-submit'));
+    assert.equal(submitted.stdout, '');
+    assert.equal(submitted.stderr, undefined);
+    const files = readdirSync(store);
+    assert.equal(files.length, 1);
+    const kept = read(join(store, files[0]!), 'utf8');
+    assert.match(kept, /^Tidy the README\. My token is /);
+    assert.doesNotMatch(kept, /ghp_abcdefghij/, 'kept redacted');
+
+    const after = await run(terminal());
+    assert.equal(JSON.parse(after.stdout).hookSpecificOutput.permissionDecision, 'allow');
+    assert.match(seen[1]!, /^Tidy the README\./);
+    await run(fixture('pre-tool-use-run-in-terminal').replace('7d0b3f9e-2c1a', '00000000-2c1a').replace('git status', 'npm run build'));
+    assert.match(seen[2]!, /the host gave no transcript/, 'another session does not get this prompt');
+  });
+});

@@ -111,7 +111,7 @@ describe('codex, vscode, copilot-cli', () => {
     await installGuard({ ...opts(s, 'vscode'), ...paths });
     const cfg = JSON.parse(readFileSync(join(s.workspace, '.github', 'hooks', 'jev-guard.json'), 'utf8'));
     const entry = { type: 'command', command: "'/usr/bin/node' '/opt/jev/dist/cli.js' guard --host vscode", timeout: 30 };
-    assert.deepEqual(cfg, { hooks: { PreToolUse: [entry], PostToolUse: [entry] } });
+    assert.deepEqual(cfg, { hooks: { UserPromptSubmit: [entry], PreToolUse: [entry], PostToolUse: [entry] } });
     await uninstallGuard(opts(s, 'vscode'));
     assert.equal(existsSync(join(s.workspace, '.github', 'hooks', 'jev-guard.json')), false);
     assert.equal(readFileSync(join(s.workspace, '.github', 'hooks', 'lint.json'), 'utf8'), '{"hooks":{}}');

@@ -1,7 +1,10 @@
 import { secretValues } from '../../config/env';
 import { invalidInput } from '../../judgment/errors';
 import { usableSecrets } from '../../judgment/redact';
+import { join } from 'node:path';
+import { stateDir } from '../../gate/state-dir';
 import { hostAdapter } from '../../guard/hosts';
+import { createPromptStore } from '../../guard/prompt-store';
 import { failureVerdict, runGuard, type GuardRunResult, type JudgeAvailability, type ScreenAvailability } from '../../guard/run';
 import type { GuardEvent } from '../../guard/types';
 import { EXIT, type CliIO } from '../io';
@@ -63,6 +66,13 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
     else deadlineMs = n;
   }
   const judges = source(host.name);
+  const promptStore = (env: CliIO['env']) => {
+    try {
+      return createPromptStore(join(stateDir(env), 'guard-prompts'));
+    } catch {
+      return undefined; // a bad JEV_STATE_DIR: no prompts kept (the transcript alone gives the request)
+    }
+  };
   const run = runGuard({
     host,
     agent: values.agent,
@@ -70,6 +80,7 @@ export async function runGuardHook(io: CliIO, values: GuardHookValues, source: (
     env: io.env,
     cwd: io.cwd,
     configPath: values.config,
+    prompts: promptStore(io.env),
     ...(setupProblem ? { setupProblem } : {}),
     judge: judges.judge,
     deadlineMs,

@@ -30,7 +30,7 @@ const EFFECTS: Record<string, ToolEffect> = {
 
 /** Event kind of a Claude Code (or Codex, VS Code) `hook_event_name`. */
 export function eventKind(name: string): GuardEventKind {
-  return name === 'PreToolUse' || name === 'PermissionRequest' || name === 'PostToolUse' ? name : 'other';
+  return name === 'PreToolUse' || name === 'PermissionRequest' || name === 'PostToolUse' || name === 'UserPromptSubmit' ? name : 'other';
 }
 
 /** Parses the snake_case event shared by Claude Code, VS Code and Codex. Throws Error naming the field. */
@@ -38,6 +38,9 @@ export function parseSnakeEvent(host: GuardEvent['host'], raw: unknown): GuardEv
   const obj = asObject(raw);
   const eventName = required(obj, 'hook_event_name');
   const kind = eventKind(eventName);
+  if (kind === 'UserPromptSubmit') {
+    return { host, kind, eventName, tool: '', input: undefined, cwd: str(obj, 'cwd'), transcriptPath: str(obj, 'transcript_path'), sessionId: str(obj, 'session_id'), prompt: str(obj, 'prompt') };
+  }
   const tool = kind === 'other' ? (str(obj, 'tool_name') ?? '') : required(obj, 'tool_name');
   if (kind !== 'other' && (typeof obj.tool_input !== 'object' || obj.tool_input === null || Array.isArray(obj.tool_input))) {
     throw new Error('the hook event has no tool_input (an object)');

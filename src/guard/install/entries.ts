@@ -22,7 +22,8 @@ export const POST_TOOL_USE_MATCHER: Readonly<Record<'claude-code' | 'codex', str
 
 /**
  * The events the guard hooks per host, and the entry it adds to each event's list: PreToolUse (and
- * Codex's PermissionRequest) for permissions, PostToolUse for the content screen. Copilot CLI's postToolUse
+ * Codex's PermissionRequest) for permissions, PostToolUse for the content screen, and VS Code's UserPromptSubmit
+ * for the user's request. Copilot CLI's postToolUse
  * output is not read, so only its preToolUse is hooked.
  */
 export function guardEntries(host: HostName, command: string): Record<string, Json> {
@@ -40,7 +41,8 @@ export function guardEntries(host: HostName, command: string): Record<string, Js
         PostToolUse: { matcher: POST_TOOL_USE_MATCHER.codex, hooks: [{ type: 'command', command, timeout }] },
       };
     case 'vscode':
-      return { PreToolUse: { type: 'command', command, timeout }, PostToolUse: { type: 'command', command, timeout } };
+      // UserPromptSubmit keeps the user's prompt: VS Code's transcript does not always hold it (src/guard/prompt-store.ts).
+      return { UserPromptSubmit: { type: 'command', command, timeout }, PreToolUse: { type: 'command', command, timeout }, PostToolUse: { type: 'command', command, timeout } };
     case 'copilot-cli':
       return { preToolUse: { type: 'command', bash: command, timeoutSec: timeout } };
   }
