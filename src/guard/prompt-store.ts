@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -18,7 +17,11 @@ export interface PromptStore {
 /** How long a kept prompt lives, ms. */
 export const PROMPT_TTL_MS = 7 * 24 * 3600_000;
 
-const fileOf = (dir: string, sessionId: string) => join(dir, `${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}.txt`);
+// node:crypto is loaded only when a prompt is kept or looked up: the guard's process start is on every tool call.
+const fileOf = async (dir: string, sessionId: string) => {
+  const { createHash } = await import('node:crypto');
+  return join(dir, `${createHash('sha256').update(sessionId).digest('hex').slice(0, 32)}.txt`);
+};
 
 async function prune(dir: string, now: number): Promise<void> {
   for (const name of await readdir(dir)) {
@@ -34,7 +37,7 @@ export function createPromptStore(dir: string): PromptStore {
     async write(sessionId, prompt) {
       try {
         await mkdir(dir, { recursive: true, mode: 0o700 });
-        const file = fileOf(dir, sessionId);
+        const file = await fileOf(dir, sessionId);
         const tmp = `${file}.${process.pid}.tmp`;
         await writeFile(tmp, prompt, { encoding: 'utf8', mode: 0o600 });
         await rename(tmp, file);
@@ -45,9 +48,10 @@ export function createPromptStore(dir: string): PromptStore {
     },
     async read(sessionId) {
       try {
-        const s = await stat(fileOf(dir, sessionId));
+        const file = await fileOf(dir, sessionId);
+        const s = await stat(file);
         if (Date.now() - s.mtimeMs > PROMPT_TTL_MS || !s.isFile()) return undefined;
-        return await readFile(fileOf(dir, sessionId), 'utf8');
+        return await readFile(file, 'utf8');
       } catch {
         return undefined;
       }

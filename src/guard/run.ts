@@ -149,7 +149,8 @@ async function keepPrompt(o: GuardRunOptions, event: GuardEvent): Promise<GuardR
 
 async function settle(o: GuardRunOptions, event: GuardEvent, facts: CallFacts, agent: string, root: string | undefined, verdict: GuardVerdict, settled: SettledCall): Promise<GuardRunResult> {
   if (o.record) {
-    const input = permitInput(o, event, facts, agent, root, await requestOf(o, event));
+    // The record of a settled call shows the transcript's request only: no prompt-store lookup on the fast path.
+    const input = permitInput(o, event, facts, agent, root, await readRequest(event.transcriptPath));
     const recordId = await o.record({ input, settled, event, agent, root: root ?? searchStart(o.env, event.cwd, o.cwd) }).catch(() => undefined);
     if (recordId) verdict = { ...verdict, recordId };
   }
