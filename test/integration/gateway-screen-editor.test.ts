@@ -23,19 +23,12 @@ import { ToolRegistry } from '../../src/registry/registry';
 import type { NamedServer, ServerScreenSetting } from '../../src/registry/servers';
 import { ALL_TOOLS } from '../../src/tools';
 import { JudgmentService } from '../../src/tools/judgment-service';
-import { answerAll, noul, startFakeSystemOne, type FakeSystemOne, type RecordedRequest } from '../helpers/fake-systemone';
+import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
+import { PLANTED_WORDS, plantedScreenAnswerer, screenedState } from '../helpers/screen-judge';
 import { ROOT } from './mcp-fixtures';
 
 const PLANTED_SERVER = join(ROOT, 'test/fixtures/servers/planted.mjs');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const PLANTED_WORDS = /ignore all previous instructions/i;
-const SUSPICIOUS_WORDS = /assistants reading this/i;
-
-/** The text a jev_screen request to the fake judges (its state), or '' for another request. */
-function screenedState(request: RecordedRequest): string {
-  const questions = request.body?.questions as Record<string, unknown> | undefined;
-  return questions && 'injection' in questions ? JSON.stringify(request.body?.state ?? '') : '';
-}
 
 const server = (name: string, script: string, screen?: ServerScreenSetting, args: string[] = []): NamedServer => ({
   name,
@@ -57,11 +50,7 @@ const screenRequests = () => fake.requests.filter((r) => screenedState(r) !== ''
 
 before(async () => {
   fake = await startFakeSystemOne({
-    answerer: (request) => {
-      const state = screenedState(request);
-      const injection = PLANTED_WORDS.test(state) ? 0.97 : SUSPICIOUS_WORDS.test(state) ? 0.5 : 0.02;
-      return answerAll(request.body?.questions ?? {}, { injection: noul(injection), substance: noul(0.9), relevance: noul(0.9) });
-    },
+    answerer: plantedScreenAnswerer,
   });
   const service = new JudgmentService({
     provider: new SystemOneProvider({ baseUrl: fake.url, apiKey: 'sk-editor-screen-test-1', spendCap: new SpendCap() }),

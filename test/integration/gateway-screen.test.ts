@@ -13,24 +13,17 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { answerAll, noul, startFakeSystemOne, type FakeSystemOne, type RecordedRequest } from '../helpers/fake-systemone';
+import { startFakeSystemOne, type FakeSystemOne } from '../helpers/fake-systemone';
+import { PLANTED_WORDS, plantedScreenAnswerer, screenedState } from '../helpers/screen-judge';
 import { stdioServe } from '../helpers/serve-agent-client';
 import { cleanEnv, ensureBuilt, ROOT } from './mcp-fixtures';
 
 const PLANTED_SERVER = join(ROOT, 'test/fixtures/servers/planted.mjs');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const PLANTED_WORDS = /ignore all previous instructions/i;
-const SUSPICIOUS_WORDS = /assistants reading this/i;
 
 let scratch: string;
 let fake: FakeSystemOne;
 const clients: Client[] = [];
-
-/** The text a jev_screen request to the fake judges (its state), or '' for another request. */
-function screenedState(request: RecordedRequest): string {
-  const questions = request.body?.questions as Record<string, unknown> | undefined;
-  return questions && 'injection' in questions ? JSON.stringify(request.body?.state ?? '') : '';
-}
 
 const screenRequests = () => fake.requests.filter((r) => screenedState(r) !== '');
 
@@ -82,11 +75,7 @@ before(async () => {
   ensureBuilt();
   scratch = mkdtempSync(join(tmpdir(), 'jev-gateway-screen-'));
   fake = await startFakeSystemOne({
-    answerer: (request) => {
-      const state = screenedState(request);
-      const injection = PLANTED_WORDS.test(state) ? 0.97 : SUSPICIOUS_WORDS.test(state) ? 0.5 : 0.02;
-      return answerAll(request.body?.questions ?? {}, { injection: noul(injection), substance: noul(0.9), relevance: noul(0.9) });
-    },
+    answerer: plantedScreenAnswerer,
   });
 });
 

@@ -12,17 +12,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { JevPanelApi } from '../../../src/extension/api';
 import { closedPort } from '../../helpers/raw-http';
-import { answerAll, noul, startFakeSystemOne, type FakeSystemOne, type RecordedRequest } from '../../helpers/fake-systemone';
+import { startFakeSystemOne, type FakeSystemOne } from '../../helpers/fake-systemone';
+import { PLANTED_WORDS, plantedScreenAnswerer, screenedState } from '../../helpers/screen-judge';
 import { activateJev, connectClient, repoRoot, resetSettings, resolveDefinition, setSetting, waitFor } from '../helpers';
 
-const PLANTED_WORDS = /ignore all previous instructions/i;
-const SUSPICIOUS_WORDS = /assistants reading this/i;
-
-/** The state of a jev_screen request (it asks `injection`), or '' for another request. */
-function screenedState(request: RecordedRequest): string {
-  const questions = request.body?.questions as Record<string, unknown> | undefined;
-  return questions && 'injection' in questions ? JSON.stringify(request.body?.state ?? '') : '';
-}
 
 const planted = (screen?: true | 'strict') => ({
   command: process.execPath,
@@ -50,11 +43,7 @@ describe("the editor's endpoint screens what the agent reads", () => {
 
   before(async () => {
     fake = await startFakeSystemOne({
-      answerer: (request) => {
-        const state = screenedState(request);
-        const injection = PLANTED_WORDS.test(state) ? 0.97 : SUSPICIOUS_WORDS.test(state) ? 0.5 : 0.02;
-        return answerAll(request.body?.questions ?? {}, { injection: noul(injection), substance: noul(0.9), relevance: noul(0.9) });
-      },
+      answerer: plantedScreenAnswerer,
     });
     api = await activateJev();
     await resetSettings(api);
